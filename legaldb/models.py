@@ -115,3 +115,69 @@ class Manifest:
     counts: dict[str, int] = field(default_factory=dict)
     complete_levels: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()  # "path: reason" for every file not imported
+
+
+# --- What the corpus reader hands the importer (legaldb.corpus -> legaldb.importer) ---
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedArticle:
+    """One article as read from a corpus file."""
+
+    number: int
+    suffix: str | None
+    label: str  # as written in the file, e.g. 第一百二十条之一
+    text: str  # the article after its label, paragraphs joined by "\n"
+    paragraphs: tuple[Paragraph, ...]
+    deleted: bool
+    chapter_path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedVersion:
+    """One promulgated text (one file, or several files for 民法典's 编)."""
+
+    law_name: str  # canonical title, e.g. 中华人民共和国公司法
+    level: str  # one of LEVELS
+    category: str  # corpus folder, e.g. 民法商法
+    label: str  # e.g. 2023年修订
+    promulgated: date | None
+    effective_from: date | None
+    effective_rule: str | None  # the docs/data.md rule that gave effective_from
+    effective_to: date | None  # set when versions are chained
+    source: str  # path relative to the corpus root
+    articles: tuple[ParsedArticle, ...]
+    history: tuple[str, ...] = ()  # the header lines (通过, 修正, 修订, 施行 …)
+    issuer: str | None = None
+    notes: tuple[str, ...] = ()  # every rule applied or doubt met, for docs and `db stats`
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLaw:
+    """A law with its versions in effective order and its lookup aliases."""
+
+    name: str
+    short_name: str
+    level: str
+    issuer: str | None
+    aliases: tuple[str, ...]
+    versions: tuple[ParsedVersion, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    """A corpus file that was not imported, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusRead:
+    """Everything read from one corpus tree."""
+
+    laws: tuple[ParsedLaw, ...]
+    skipped: tuple[SkippedFile, ...]
+    undated: tuple[str, ...]  # versions whose effective date could not be established
+    source: str
+    snapshot: str
