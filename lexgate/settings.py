@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -23,6 +23,39 @@ class Settings(BaseSettings):
         description="Timezone in which 'today' (the default as-of date) is taken.",
     )
     sql_echo: bool = Field(default=False, description="Log every SQL statement (debugging).")
+    llm_base_url: str | None = Field(
+        default=None,
+        description="Base URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1); "
+        "requests go to {base}/chat/completions. Unset: no language model, the caller reruns.",
+    )
+    llm_model: str | None = Field(default=None, description="Model name sent with each request.")
+    llm_api_key: SecretStr | None = Field(
+        default=None, description="Bearer key of the API; never logged. Unset: no header sent."
+    )
+    llm_timeout_s: float = Field(
+        default=60.0, gt=0, description="Timeout of one request (connect, read, write), seconds."
+    )
+    llm_max_retries: int = Field(
+        default=3,
+        ge=0,
+        description="Retries after the first request on 429, 5xx, timeouts "
+        "and connection errors (other 4xx are never retried).",
+    )
+    llm_backoff_s: float = Field(
+        default=1.0,
+        ge=0,
+        description="First retry delay, seconds; doubles on each retry, "
+        "with jitter (each delay is drawn between half and all of it).",
+    )
+    llm_backoff_max_s: float = Field(
+        default=30.0, ge=0, description="Upper bound of one backoff delay, seconds."
+    )
+    llm_max_retry_after_s: float = Field(
+        default=60.0,
+        ge=0,
+        description="Longest Retry-After the client waits for; a server "
+        "asking for longer ends the request with an error instead.",
+    )
 
 
 @lru_cache(maxsize=1)
