@@ -12,6 +12,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from hypothesis import HealthCheck, settings
 
+pytest_plugins = ["tests.llm_server"]  # llm_server, llm_down_url: the loopback model API
+
 settings.register_profile(
     "default", deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow]
 )
