@@ -197,9 +197,12 @@ class OpenAIRegenerator:
             payload = response.json()
         except ValueError:
             raise InvalidReplyError(
-                f"the reply is not JSON: {self._excerpt(response.text)!r}"
+                f"{context}: the reply is not JSON: {self._excerpt(response.text)!r}"
             ) from None
-        return parse_completion(payload, want_logprobs=want_logprobs)
+        try:
+            return parse_completion(payload, want_logprobs=want_logprobs)
+        except InvalidReplyError as exc:
+            raise type(exc)(f"{context}: {self._redact(str(exc))}") from None
 
     def _headers(self) -> dict[str, str]:
         headers = {"Accept": "application/json"}
@@ -207,12 +210,14 @@ class OpenAIRegenerator:
             headers["Authorization"] = f"Bearer {self._api_key.get_secret_value()}"
         return headers
 
+    def _redact(self, text: str) -> str:
+        """text with the API key blanked out (servers may echo it in error messages)."""
+        secret = self._api_key.get_secret_value() if self._api_key is not None else ""
+        return text.replace(secret, _REDACTED) if secret else text
+
     def _excerpt(self, text: str) -> str:
         """A short excerpt of server text for messages, with the API key blanked out."""
-        secret = self._api_key.get_secret_value() if self._api_key is not None else ""
-        if secret:
-            text = text.replace(secret, _REDACTED)
-        return text[:_EXCERPT_CHARS]
+        return self._redact(text)[:_EXCERPT_CHARS]
 
     def _post(self, body: dict[str, Any], context: str) -> httpx.Response:
         """POST with retries; the first 2xx response, else a RegeneratorError."""

@@ -390,6 +390,19 @@ def test_api_key_never_appears_in_errors_reprs_or_logs(
     assert not [text for text in texts if API_KEY in text]
 
 
+def test_api_key_echoed_in_a_200_error_body_is_redacted(
+    llm_server: LLMServer, client_for: Any
+) -> None:
+    llm_server.script(Reply.json({"error": f"bad key {API_KEY}"}))
+    client = client_for(llm_server.base_url)
+
+    with pytest.raises(InvalidReplyError, match="carries an error") as caught:
+        client.regenerate(REQUEST)
+
+    assert "session session-1 attempt 2" in str(caught.value)
+    assert API_KEY not in "".join(traceback.format_exception(caught.value))
+
+
 @pytest.mark.parametrize(
     ("overrides", "fragment"),
     [
