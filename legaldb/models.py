@@ -103,6 +103,23 @@ class Successor:
     kind: str  # "curated" | "aligned"
     similarity: float | None = None
     changed: bool = False  # the rule changed in substance
+    note: str | None = None  # curated: what changed (诉讼时效由二年改为三年)
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """The hot-path answer for (name, article, date): law, version in force, article, repeal.
+
+    `article` is looked up in `article_version`: the version in force when there is one,
+    else the nearest version (the last one before as_of, or the first one after it), so a
+    caller can still tell a repealed or not-yet-effective article from one that never existed.
+    """
+
+    law: LawInfo | None
+    version: VersionInfo | None  # in force on as_of
+    article: ArticleInfo | None
+    repeal: RepealInfo | None
+    article_version: VersionInfo | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,3 +198,68 @@ class CorpusRead:
     undated: tuple[str, ...]  # versions whose effective date could not be established
     source: str
     snapshot: str
+
+
+# --- What legaldb.repealed reads from repealed_laws.json (facts, no texts) ---
+
+
+@dataclass(frozen=True, slots=True)
+class RepealedLaw:
+    """A repealed law known only by facts: dates, article count, successor."""
+
+    name: str
+    aliases: tuple[str, ...]
+    adopted: date
+    effective: date
+    amended: tuple[date, ...]
+    repealed: date
+    article_count: int  # of the last version in force
+    repealed_by: str
+    successor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CuratedSuccession:
+    """A curated old article -> successor articles correspondence."""
+
+    old_law: str
+    old_number: int
+    new_law: str
+    new_numbers: tuple[int, ...]
+    changed: str | None = None  # what changed in substance, None when the rule is the same
+    old_suffix: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RepealedData:
+    """Everything in repealed_laws.json."""
+
+    laws: tuple[RepealedLaw, ...]
+    correspondence: tuple[CuratedSuccession, ...]
+    source: str
+
+
+# --- Derived by legaldb.alignment from two versions' texts ---
+
+
+@dataclass(frozen=True, slots=True)
+class AlignedPair:
+    """The new article that best matches an old one, and how similar their texts are."""
+
+    old_number: int
+    old_suffix: str | None
+    new_number: int
+    new_suffix: str | None
+    similarity: float  # 0..1, rapidfuzz normalised Indel similarity
+    changed: bool  # the texts differ (after removing whitespace)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What one import stored, skipped and how long it took."""
+
+    dataset: str
+    counts: dict[str, int]
+    skipped: tuple[str, ...]
+    undated: tuple[str, ...]
+    seconds: float

@@ -1,0 +1,52 @@
+"""Engines for the two backends: embedded SQLite (WAL) and PostgreSQL through psycopg 3."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Engine, make_url
+
+from legaldb.errors import DatabaseURLError
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def normalize_url(url: str | URL) -> URL:
+    """Parse url; plain postgresql:// means psycopg 3, the driver LexGate installs."""
+    try:
+        parsed = make_url(url)
+    except sa.exc.ArgumentError as exc:
+        raise DatabaseURLError(f"not a database URL: {url!r}") from exc
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        raise DatabaseURLError(f"unsupported database (sqlite or postgresql): {url!r}")
+    return parsed
+
+
+def ensure_sqlite_dir(url: URL) -> None:
+    """Create the directory of a file-based SQLite database (var/ for the default URL)."""
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def make_engine(url: str | URL, *, echo: bool = False) -> Engine:
+    """An engine for url: SQLite with WAL, foreign keys and a busy timeout; or PostgreSQL."""
+    parsed = normalize_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        ensure_sqlite_dir(parsed)
+        engine = sa.create_engine(parsed, echo=echo)
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return sa.create_engine(parsed, echo=echo, pool_pre_ping=True)
