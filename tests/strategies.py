@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from hypothesis import strategies as st
 
 article_numbers = st.integers(min_value=1, max_value=9999)
@@ -14,3 +16,181 @@ chat_messages = st.lists(
     max_size=4,
 )
 """Chat-completions message lists as {role, content} dicts, with any Unicode content."""
+
+
+# Personal data, written as people write it (audit masking). The check digits are computed here,
+# apart from audit.masking, so the tests do not grade the code with its own answers.
+
+_PROVINCE_RANGES = (range(11, 16), range(21, 24), range(31, 38), range(41, 47), range(50, 55))
+PROVINCE_CODES = tuple(
+    str(code) for codes in (*_PROVINCE_RANGES, range(61, 66), (71, 81, 82)) for code in codes
+)
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+
+
+def digit_strings(length: int) -> st.SearchStrategy[str]:
+    """Strings of exactly length ASCII digits."""
+    return st.text("0123456789", min_size=length, max_size=length)
+
+
+def resident_id_check_char(first_17: str) -> str:
+    """ISO 7064 MOD 11-2 check character of a 身份证号 (GB 11643)."""
+    total = sum(int(digit) * weight for digit, weight in zip(first_17, _ID_WEIGHTS, strict=True))
+    return "10X98765432"[total % 11]
+
+
+def luhn_check_digit(payload: str) -> str:
+    """The digit that makes payload + digit pass the Luhn check."""
+    total = 0
+    for position, char in enumerate(reversed(payload)):
+        value = int(char) * (2 if position % 2 == 0 else 1)
+        total += value - 9 if value > 9 else value
+    return str(-total % 10)
+
+
+@st.composite
+def resident_id_bodies(draw: st.DrawFn) -> str:
+    """The first 17 characters of a 身份证号: province, region, birth date 1900-2099, sequence."""
+    birth = draw(st.dates(min_value=date(1900, 1, 1), max_value=date(2099, 12, 31)))
+    province = draw(st.sampled_from(PROVINCE_CODES))
+    return f"{province}{draw(digit_strings(4))}{birth:%Y%m%d}{draw(digit_strings(3))}"
+
+
+@st.composite
+def resident_ids(draw: st.DrawFn) -> str:
+    """Valid 18-character 身份证号 (X sometimes written x), plain or grouped 6-8-4."""
+    body = draw(resident_id_bodies())
+    check = resident_id_check_char(body)
+    number = body + (check.lower() if check == "X" and draw(st.booleans()) else check)
+    separator = draw(st.sampled_from(["", "", " ", "-"]))
+    return separator.join((number[:6], number[6:14], number[14:]))
+
+
+@st.composite
+def resident_ids_with_wrong_check(draw: st.DrawFn) -> str:
+    """18-character 身份证号 whose check character is wrong."""
+    body = draw(resident_id_bodies())
+    right = resident_id_check_char(body)
+    return body + draw(st.sampled_from([c for c in "0123456789X" if c != right]))
+
+
+@st.composite
+def old_resident_ids(draw: st.DrawFn) -> str:
+    """15-digit 身份证号 of the pre-1999 form: province, region, YYMMDD (1900s), sequence."""
+    birth = draw(st.dates(min_value=date(1900, 1, 1), max_value=date(1999, 12, 31)))
+    province = draw(st.sampled_from(PROVINCE_CODES))
+    return f"{province}{draw(digit_strings(4))}{birth:%y%m%d}{draw(digit_strings(3))}"
+
+
+# Card prefixes that are no province code, so no card below can also read as a 身份证号.
+_CARD_PREFIXES = ("40", "47", "48", "49", "55", "56", "57", "58", "60")
+
+
+@st.composite
+def bank_card_digits(draw: st.DrawFn) -> str:
+    """13-19 digit card numbers with a valid Luhn check digit."""
+    length = draw(st.integers(min_value=13, max_value=19))
+    prefix = draw(st.sampled_from(_CARD_PREFIXES))
+    payload = prefix + draw(digit_strings(length - 1 - len(prefix)))
+    return payload + luhn_check_digit(payload)
+
+
+@st.composite
+def bank_card_numbers(draw: st.DrawFn) -> str:
+    """Luhn-valid card numbers as written: plain, or 4-4-4-4(-3) with spaces or hyphens."""
+    digits = draw(bank_card_digits())
+    separator = draw(st.sampled_from(["", " ", "-"]))
+    if not separator or len(digits) not in (16, 19):
+        return digits
+    return separator.join(digits[i : i + 4] for i in range(0, len(digits), 4))
+
+
+@st.composite
+def non_luhn_card_digits(draw: st.DrawFn) -> str:
+    """13-19 digit numbers that fail the Luhn check (and start 40: no 身份证号, no phone)."""
+    length = draw(st.integers(min_value=13, max_value=19))
+    payload = "40" + draw(digit_strings(length - 3))
+    right = luhn_check_digit(payload)
+    return payload + draw(st.sampled_from([d for d in "0123456789" if d != right]))
+
+
+@st.composite
+def mobile_numbers(draw: st.DrawFn) -> str:
+    """Chinese mobile numbers 1[3-9]x…, plain or 3-4-4 spaced/hyphenated, with or without +86."""
+    digits = "1" + draw(st.sampled_from("3456789")) + draw(digit_strings(9))
+    separator = draw(st.sampled_from(["", " ", "-"]))
+    number = separator.join((digits[:3], digits[3:7], digits[7:]))
+    prefix = draw(st.sampled_from(["", "", "+86", "+86 ", "+86-", "0086", "86", "86-", "(+86)"]))
+    return prefix + number
+
+
+@st.composite
+def landline_numbers(draw: st.DrawFn) -> str:
+    """Landlines with area code: 010-62345678, (021)62345678, 0755 8600123, 075586001234."""
+    three_digit = ["010"] + [f"02{d}" for d in range(10)]
+    area = draw(st.sampled_from(three_digit) | st.from_regex(r"\A0[3-9][0-9]{2}\Z"))
+    local_length = 8 if len(area) == 3 else draw(st.sampled_from([7, 8]))
+    local = draw(st.sampled_from("23456789")) + draw(digit_strings(local_length - 1))
+    style = draw(st.sampled_from(["{a}-{l}", "({a}){l}", "({a}) {l}", "{a} {l}", "{a}{l}"]))
+    return style.format(a=area, l=local)
+
+
+emails = st.builds(
+    "{}@{}.{}".format,
+    st.from_regex(r"\A[a-z0-9]([a-z0-9._+-]{0,20}[a-z0-9])?\Z"),
+    st.lists(st.from_regex(r"\A[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?\Z"), min_size=1, max_size=3).map(
+        ".".join
+    ),
+    st.from_regex(r"\A[a-z]{2,6}\Z"),
+)
+"""E-mail addresses: local@label(.label)*.tld, ASCII."""
+
+chinese_text = st.text(
+    alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF).filter(
+        lambda char: char not in "元万亿"
+    )
+    | st.sampled_from("，。：；、！？“”（）"),
+    max_size=30,
+)
+"""Chinese prose around personal data (CJK and CJK punctuation; no amount unit 元/万/亿)."""
+
+chinese_words = st.text(
+    alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF).filter(
+        lambda char: char not in "元万亿"
+    ),
+    min_size=1,
+    max_size=10,
+)
+"""At least one CJK character: what keeps two numbers apart in running text."""
+
+
+# Statute data (legaldb).
+
+article_texts = st.lists(
+    st.text(
+        alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x4FFF), min_size=5, max_size=60
+    ),
+    min_size=1,
+    max_size=20,
+    unique=True,
+)
+"""Distinct CJK texts for the articles of one version."""
+
+
+def law_name_spellings(name: str) -> st.SearchStrategy[str]:
+    """Ways people write a law name: 《》 marks, spaces, ideographic spaces, the PRC prefix or not."""
+    bare = name.removeprefix("中华人民共和国")
+    cores = st.sampled_from([name, bare] if bare != name else [name])
+
+    def dress(core: str, marks: bool, space: str, position: int) -> str:
+        position = position % (len(core) + 1)
+        spaced = core[:position] + space + core[position:]
+        return f"《{spaced}》" if marks else spaced
+
+    return st.builds(
+        dress,
+        cores,
+        st.booleans(),
+        st.sampled_from(["", " ", "\u3000", "\u200b"]),
+        st.integers(0, 40),
+    )
