@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -55,6 +56,23 @@ class Settings(BaseSettings):
         ge=0,
         description="Longest Retry-After the client waits for; a server "
         "asking for longer ends the request with an error instead.",
+    )
+    audit_secret: SecretStr | None = Field(
+        default=None,
+        description="Secret key (at least 16 bytes) of the HMAC-SHA256 pseudonyms of subject "
+        "and session ids; never logged. Unset: generated on first use into a mode-0600 file "
+        "beside the mapping store (mapping_store_path with suffix .secret).",
+    )
+    audit_key_id: str = Field(
+        default="k1",
+        pattern=r"^[a-z0-9]{1,16}$",
+        description="Name of the audit secret, shown in every pseudonym (subj_k1_…) and in "
+        "evidence packs; give a new secret a new key id.",
+    )
+    mapping_store_path: Path = Field(
+        default=Path("var/pseudonym-map.sqlite3"),
+        description="Private SQLite file (mode 0600) mapping pseudonyms back to real ids; "
+        "server-local, read only by `lexgate audit trace`.",
     )
 
 
