@@ -1,1 +1,17 @@
 """The statute database: laws, versions, articles, repeals and successors, point in time."""
+
+from legaldb.engine import make_engine
+from legaldb.importer import import_corpus, import_repealed
+from legaldb.migrate import downgrade, upgrade
+from legaldb.repealed import read_repealed
+from legaldb.repository import StatuteRepository
+
+__all__ = [
+    "StatuteRepository",
+    "downgrade",
+    "import_corpus",
+    "import_repealed",
+    "make_engine",
+    "read_repealed",
+    "upgrade",
+]

@@ -1,0 +1,193 @@
+"""The in-memory index of the statute structure: names, versions by date, article numbers.
+
+Pure: built from plain rows (the repository runs the SQL), answers without I/O. It holds no
+article texts, so the national corpus fits in tens of megabytes and a lookup is a few dict
+probes and one bisect.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+
+from legaldb.models import LEVELS, ArticleInfo, LawInfo, RepealInfo, Successor, VersionInfo
+from textnorm import normalize_name, strip_prc_prefix
+from textnorm.names import PRC_PREFIX
+
+_LEVEL_RANK = {level: rank for rank, level in enumerate(LEVELS)}
+
+PROVINCES = (
+    "北京", "天津", "上海", "重庆", "河北", "山西", "辽宁", "吉林", "黑龙江", "江苏", "浙江",
+    "安徽", "福建", "江西", "山东", "河南", "湖北", "湖南", "广东", "海南", "四川", "贵州",
+    "云南", "陕西", "甘肃", "青海", "台湾", "内蒙古", "广西", "西藏", "宁夏", "新疆",
+)  # fmt: skip
+_PROVINCE_PREFIX = re.compile(rf"^(?:{'|'.join(PROVINCES)})")
+# A prefecture or county before the title: 深圳市…条例, 延边朝鲜族自治州…条例, 深圳经济特区…
+_LOCAL_PREFIX = re.compile(r"^[\u4e00-\u9fff]{2,12}?(?:市|自治州|自治县|自治旗|县|盟|经济特区)")
+_JUDICIAL = re.compile(r"^最高人民(?:法院|检察院).*(?:解释|规定|批复|决定|答复|意见)$")
+_MINISTRY = re.compile(
+    r"^(?:国家|中国|财政|教育|科学技术|工业和信息化|公安|民政|司法|人力资源和社会保障|自然资源"
+    r"|生态环境|住房和城乡建设|交通运输|水利|农业农村|商务|文化和旅游|卫生|退役军人事务|应急管理"
+    r"|审计|海关|市场监督|中国人民银行|外交|国防)[\u4e00-\u9fff]*?(?:部|委员会|总局|局|署|银行|总署)"
+)
+
+
+def guess_level_of_name(name: str) -> str:
+    """The level a law name suggests by its form, for names not in the database."""
+    name = normalize_name(name)
+    bare = strip_prc_prefix(name)
+    if bare.endswith("宪法") or bare.startswith("宪法修正案"):
+        return "宪法"
+    if _JUDICIAL.match(name):
+        return "司法解释"
+    if name.startswith("国家监察委员会"):
+        return "监察法规"
+    if name.startswith("国务院") and not name.endswith("法"):
+        return "行政法规"
+    if name.startswith(PRC_PREFIX):
+        if bare.endswith("法") or bare.endswith("法典") or "决定" in bare:
+            return "法律"
+        if bare.endswith(("条例", "实施细则")):
+            return "行政法规"
+        return "其他"
+    if _PROVINCE_PREFIX.match(name) or (
+        _LOCAL_PREFIX.match(name) and name.endswith(("条例", "规定", "办法", "决定", "细则"))
+    ):
+        return "地方性法规"
+    if _MINISTRY.match(name) and name.endswith(("办法", "规定", "细则", "规则")):
+        return "部门规章"
+    if name.endswith(("法", "法典")) or name.endswith("法修正案"):
+        return "法律"
+    if name.endswith(("条例", "实施细则")):
+        return "行政法规"
+    if name.endswith(("解释",)) and "最高人民" in name:
+        return "司法解释"
+    return "其他"
+
+
+@dataclass(slots=True)
+class StatuteIndex:
+    """Everything the hot path needs, keyed for O(1) probes."""
+
+    laws: dict[int, LawInfo] = field(default_factory=dict)
+    keys: dict[str, int] = field(default_factory=dict)  # normalised alias -> law id
+    lexicon: dict[str, str] = field(default_factory=dict)  # alias, key -> canonical name
+    versions: dict[int, tuple[VersionInfo, ...]] = field(default_factory=dict)  # by law
+    version_by_id: dict[int, VersionInfo] = field(default_factory=dict)
+    # per law: the dated versions sorted by effective_from, and their start ordinals
+    dated: dict[int, tuple[VersionInfo, ...]] = field(default_factory=dict)
+    starts: dict[int, list[int]] = field(default_factory=dict)
+    articles: dict[int, dict[tuple[int, str | None], ArticleInfo]] = field(default_factory=dict)
+    repeals: dict[int, RepealInfo] = field(default_factory=dict)
+    successors: dict[tuple[int, int, str | None], tuple[Successor, ...]] = field(
+        default_factory=dict
+    )
+
+    # --- building -------------------------------------------------------------------------
+
+    def add_laws(self, laws: Iterable[LawInfo], aliases: Iterable[tuple[int, str, str]]) -> None:
+        """Register laws and their (law_id, alias, key) rows; ambiguous keys go to the best law."""
+        alias_lists: dict[int, list[str]] = {}
+        candidates: dict[str, list[int]] = {}
+        for law_id, alias, key in aliases:
+            alias_lists.setdefault(law_id, []).append(alias)
+            candidates.setdefault(key, []).append(law_id)
+        for law in laws:
+            own = tuple(dict.fromkeys(alias_lists.get(law.id, ())))
+            self.laws[law.id] = LawInfo(
+                law.id, law.name, law.short_name, law.level, law.issuer, own
+            )
+            candidates.setdefault(normalize_name(law.name), []).append(law.id)
+        for key, law_ids in candidates.items():
+            known = [i for i in dict.fromkeys(law_ids) if i in self.laws]
+            if known:
+                best = min(known, key=lambda i: self._priority(i, key))
+                self.keys[key] = best
+        for law in self.laws.values():
+            for alias in law.aliases:
+                key = normalize_name(alias)
+                if self.keys.get(key) == law.id:
+                    self.lexicon[alias] = law.name
+                    self.lexicon[key] = law.name
+
+    def _priority(self, law_id: int, key: str) -> tuple[int, int, int]:
+        law = self.laws[law_id]
+        canonical = 0 if normalize_name(law.name) == key else 1
+        return (canonical, _LEVEL_RANK.get(law.level, len(LEVELS)), law_id)
+
+    def add_versions(self, versions: Iterable[VersionInfo]) -> None:
+        """Register versions; sorted per law by effective date (then promulgation, id)."""
+        by_law: dict[int, list[VersionInfo]] = {}
+        for version in versions:
+            by_law.setdefault(version.law_id, []).append(version)
+            self.version_by_id[version.id] = version
+        for law_id, items in by_law.items():
+            items.sort(key=lambda v: (v.effective_from or v.promulgated or date.min, v.id))
+            self.versions[law_id] = tuple(items)
+            dated = tuple(
+                sorted(
+                    (v for v in items if v.effective_from is not None),
+                    key=lambda v: (v.effective_from, v.id),
+                )
+            )
+            self.dated[law_id] = dated
+            self.starts[law_id] = [v.effective_from.toordinal() for v in dated if v.effective_from]
+
+    def add_articles(self, articles: Iterable[ArticleInfo]) -> None:
+        """Register the structure of articles (no texts)."""
+        for article in articles:
+            per_version = self.articles.get(article.version_id)
+            if per_version is None:
+                per_version = self.articles[article.version_id] = {}
+            per_version[article.number, article.suffix] = article
+
+    def add_repeals(self, repeals: Iterable[RepealInfo]) -> None:
+        """Register repeal events (the earliest per law wins)."""
+        for repeal in sorted(repeals, key=lambda r: r.repealed_on, reverse=True):
+            self.repeals[repeal.law_id] = repeal
+
+    def add_successors(self, successors: Iterable[Successor]) -> None:
+        """Register correspondences, curated first, then by similarity."""
+        grouped: dict[tuple[int, int, str | None], list[Successor]] = {}
+        for successor in successors:
+            key = (successor.from_law_id, successor.from_number, successor.from_suffix)
+            grouped.setdefault(key, []).append(successor)
+        for key, items in grouped.items():
+            items.sort(key=lambda s: (s.kind != "curated", -(s.similarity or 0), s.to_number))
+            self.successors[key] = tuple(items)
+
+    # --- answering ------------------------------------------------------------------------
+
+    def resolve_key(self, name: str) -> int | None:
+        """The law id a name refers to (normalised; with or without 中华人民共和国)."""
+        key = normalize_name(name)
+        found = self.keys.get(key)
+        if found is None:
+            bare = strip_prc_prefix(key)
+            found = self.keys.get(bare) if bare != key else self.keys.get(PRC_PREFIX + key)
+        return found
+
+    def version_in_force(self, law_id: int, as_of: date) -> VersionInfo | None:
+        """The version in force on as_of (the latest-starting one when data overlaps)."""
+        starts = self.starts.get(law_id)
+        if not starts:
+            return None
+        position = bisect_right(starts, as_of.toordinal()) - 1
+        if position < 0:
+            return None
+        version = self.dated[law_id][position]
+        if version.effective_to is not None and as_of >= version.effective_to:
+            return None
+        return version
+
+    def nearest_version(self, law_id: int, as_of: date) -> VersionInfo | None:
+        """When none is in force: the last version started before as_of, else the first one."""
+        starts = self.starts.get(law_id)
+        if not starts:
+            versions = self.versions.get(law_id)
+            return versions[-1] if versions else None
+        position = bisect_right(starts, as_of.toordinal()) - 1
+        return self.dated[law_id][max(position, 0)]

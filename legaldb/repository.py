@@ -1,0 +1,441 @@
+"""StatuteRepository: point-in-time answers about statutes, in memory, texts fetched lazily.
+
+`StatuteRepository.load(engine)` reads the structure once (names, versions, article numbers,
+repeals, successors) into a `StatuteIndex`; `lookup` and friends then run no SQL. Article texts
+are read on demand and kept in LRU caches.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import date
+from functools import lru_cache
+from typing import Any
+
+import sqlalchemy as sa
+from rapidfuzz import fuzz, process
+from sqlalchemy.engine import Engine
+
+from legaldb import orm
+from legaldb.index import StatuteIndex, guess_level_of_name
+from legaldb.models import (
+    LEVELS,
+    ArticleInfo,
+    ArticleText,
+    LawInfo,
+    Lookup,
+    Manifest,
+    Paragraph,
+    RepealInfo,
+    Successor,
+    VersionInfo,
+)
+from legaldb.repealed import REPEALED_DATASET
+from textnorm import normalize_name
+
+ARTICLE_TEXT_CACHE = 4096
+VERSION_TEXT_CACHE = 64
+_NAME_CACHE_LIMIT = 100_000
+_NOTHING = Lookup(law=None, version=None, article=None, repeal=None)
+
+
+class StatuteRepository:
+    """The statute database as the rest of LexGate sees it (frozen types, no ORM)."""
+
+    def __init__(self, engine: Engine, index: StatuteIndex, manifests: tuple[Manifest, ...]):
+        self._engine = engine
+        self._index = index
+        self._manifests = manifests
+        self._complete = frozenset(level for m in manifests for level in m.complete_levels)
+        self._name_ids: dict[str, int | None] = {}
+        self._article_text: Callable[[int, int, str | None], ArticleText | None] = lru_cache(
+            maxsize=ARTICLE_TEXT_CACHE
+        )(self._fetch_article_text)
+        self._articles_text: Callable[[int], tuple[ArticleText, ...]] = lru_cache(
+            maxsize=VERSION_TEXT_CACHE
+        )(self._fetch_articles_text)
+
+    @classmethod
+    def load(cls, engine: Engine) -> StatuteRepository:
+        """Read the structure of every law into memory (a few seconds for the full corpus)."""
+        index = StatuteIndex()
+        with engine.connect() as conn:
+            laws = [
+                LawInfo(id=row.id, name=row.name, short_name=row.short_name, level=row.level,
+                        issuer=row.issuer)
+                for row in conn.execute(
+                    sa.select(orm.Law.id, orm.Law.name, orm.Law.short_name, orm.Law.level,
+                              orm.Law.issuer).order_by(orm.Law.id)
+                )
+            ]  # fmt: skip
+            aliases = conn.execute(
+                sa.select(orm.LawAlias.law_id, orm.LawAlias.alias, orm.LawAlias.key).order_by(
+                    orm.LawAlias.id
+                )
+            )
+            index.add_laws(laws, ((r.law_id, r.alias, r.key) for r in aliases))
+            index.add_versions(_versions(conn))
+            index.add_articles(_articles(conn))
+            index.add_repeals(
+                RepealInfo(r.law_id, r.repealed_on, r.repealed_by, r.successor_law_id)
+                for r in conn.execute(sa.select(orm.RepealEvent))
+            )
+            index.add_successors(_successors(conn))
+            manifests = tuple(_manifests(conn))
+        return cls(engine, index, manifests)
+
+    # --- names ----------------------------------------------------------------------------
+
+    def _law_id(self, name: str) -> int | None:
+        try:
+            return self._name_ids[name]
+        except KeyError:
+            pass
+        found = self._index.resolve_key(name)
+        if len(self._name_ids) >= _NAME_CACHE_LIMIT:
+            self._name_ids.clear()
+        self._name_ids[name] = found
+        return found
+
+    def resolve(self, name: str) -> LawInfo | None:
+        """The law a name or alias refers to (normalised; with or without 中华人民共和国)."""
+        law_id = self._law_id(name)
+        return None if law_id is None else self._index.laws[law_id]
+
+    def law(self, law_id: int) -> LawInfo | None:
+        """The law with this id."""
+        return self._index.laws.get(law_id)
+
+    def lexicon(self) -> dict[str, str]:
+        """Every alias as written and its normalised key -> canonical name (for the extractor)."""
+        return dict(self._index.lexicon)
+
+    def search_laws(self, q: str, limit: int = 20) -> list[LawInfo]:
+        """Laws whose names or aliases contain q (exact first), else the closest names."""
+        key = normalize_name(q)
+        if not key:
+            return []
+        exact = self._index.resolve_key(key)
+        hits: dict[int, tuple[int, int, int]] = {}
+        if exact is not None:
+            hits[exact] = (0, 0, 0)
+        for alias_key, law_id in self._index.keys.items():
+            if key in alias_key and law_id not in hits:
+                law = self._index.laws[law_id]
+                rank = 1 if alias_key.startswith(key) else 2
+                hits[law_id] = (rank, LEVELS.index(law.level) if law.level in LEVELS else 99,
+                                len(law.name))  # fmt: skip
+        if not hits:
+            names = {law.id: normalize_name(law.name) for law in self._index.laws.values()}
+            for _, _, law_id in process.extract(
+                key, names, scorer=fuzz.partial_ratio, limit=limit, score_cutoff=60
+            ):
+                hits.setdefault(law_id, (3, 0, len(hits)))
+        ranked = sorted(hits, key=lambda i: (hits[i], i))[:limit]
+        return [self._index.laws[i] for i in ranked]
+
+    def guess_level(self, name: str) -> str:
+        """The level of a known law, else the one its name suggests (中华人民共和国…法 -> 法律)."""
+        law = self.resolve(name)
+        return law.level if law is not None else guess_level_of_name(name)
+
+    # --- versions -------------------------------------------------------------------------
+
+    def versions(self, law_id: int) -> list[VersionInfo]:
+        """All versions of a law, oldest first."""
+        return list(self._index.versions.get(law_id, ()))
+
+    def version(self, version_id: int) -> VersionInfo | None:
+        """The version with this id."""
+        return self._index.version_by_id.get(version_id)
+
+    def version_in_force(self, law_id: int, as_of: date) -> VersionInfo | None:
+        """The version in force on as_of, None before the first and after a repeal."""
+        return self._index.version_in_force(law_id, as_of)
+
+    def latest_version(self, law_id: int) -> VersionInfo | None:
+        """The newest version of a law (in force or not)."""
+        versions = self._index.versions.get(law_id)
+        return versions[-1] if versions else None
+
+    def repeal(self, law_id: int) -> RepealInfo | None:
+        """The law's repeal, if it was repealed."""
+        return self._index.repeals.get(law_id)
+
+    # --- articles -------------------------------------------------------------------------
+
+    def article(
+        self, version_id: int, number: int, suffix: str | None = None
+    ) -> ArticleInfo | None:
+        """The structure of one article of a version (deleted ones included, marked)."""
+        per_version = self._index.articles.get(version_id)
+        return None if per_version is None else per_version.get((number, suffix or None))
+
+    def article_count(self, version_id: int) -> int:
+        """The number of the version's last article (刑法: 452; 民法典: 1,260)."""
+        version = self._index.version_by_id.get(version_id)
+        return 0 if version is None else version.article_count
+
+    def lookup(self, name: str, number: int, suffix: str | None, as_of: date) -> Lookup:
+        """Law, version in force, article and repeal for one citation: no SQL."""
+        law_id = self._law_id(name)
+        if law_id is None:
+            return _NOTHING
+        index = self._index
+        version = index.version_in_force(law_id, as_of)
+        where = version if version is not None else index.nearest_version(law_id, as_of)
+        article = None
+        if where is not None:
+            per_version = index.articles.get(where.id)
+            if per_version is not None:
+                article = per_version.get((number, suffix or None))
+        return Lookup(index.laws[law_id], version, article, index.repeals.get(law_id), where)
+
+    def successors(
+        self, law_id: int, number: int, suffix: str | None = None, version_id: int | None = None
+    ) -> list[Successor]:
+        """Articles that took over this one (curated first); only from version_id when given."""
+        found = self._index.successors.get((law_id, number, suffix or None), ())
+        if version_id is None:
+            return list(found)
+        return [s for s in found if s.from_version_id in (version_id, None)]
+
+    def article_text(
+        self, version_id: int, number: int, suffix: str | None = None
+    ) -> ArticleText | None:
+        """An article with its text and 款/项 (one query on a cache miss)."""
+        return self._article_text(version_id, number, suffix or None)
+
+    def articles_text(self, version_id: int) -> list[ArticleText]:
+        """Every article of a version with its text, in order (one query on a cache miss)."""
+        return list(self._articles_text(version_id))
+
+    def _fetch_article_text(
+        self, version_id: int, number: int, suffix: str | None
+    ) -> ArticleText | None:
+        info = self.article(version_id, number, suffix)
+        if info is None:
+            return None
+        with self._engine.connect() as conn:
+            row = conn.execute(
+                sa.select(orm.Article.text, orm.Article.paragraphs).where(
+                    orm.Article.version_id == version_id,
+                    orm.Article.number == number,
+                    orm.Article.suffix == (suffix or ""),
+                )
+            ).one_or_none()
+        return None if row is None else ArticleText(info, row.text, _paragraphs(row.paragraphs))
+
+    def _fetch_articles_text(self, version_id: int) -> tuple[ArticleText, ...]:
+        structure = self._index.articles.get(version_id, {})
+        with self._engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(orm.Article.number, orm.Article.suffix, orm.Article.text,
+                          orm.Article.paragraphs)
+                .where(orm.Article.version_id == version_id)
+                .order_by(orm.Article.number, orm.Article.suffix)
+            ).all()  # fmt: skip
+        texts = []
+        for row in rows:
+            info = structure.get((row.number, row.suffix or None))
+            if info is not None:
+                texts.append(ArticleText(info, row.text, _paragraphs(row.paragraphs)))
+        return tuple(texts)
+
+    # --- the data set ---------------------------------------------------------------------
+
+    def manifest(self) -> Manifest:
+        """The corpus manifest (complete levels and skipped files of every dataset merged)."""
+        if not self._manifests:
+            return Manifest(source="", snapshot="", imported_at="")
+        first = self._manifests[0]
+        return Manifest(
+            source="; ".join(m.source for m in self._manifests),
+            snapshot=first.snapshot,
+            imported_at=first.imported_at,
+            counts=dict(first.counts),
+            complete_levels=tuple(sorted(self._complete, key=_level_rank)),
+            skipped=tuple(s for m in self._manifests for s in m.skipped),
+        )
+
+    def manifests(self) -> tuple[Manifest, ...]:
+        """Each imported dataset's manifest, the corpus first."""
+        return self._manifests
+
+    def covers_completely(self, level: str) -> bool:
+        """True when the data claims to hold every statute of this level (see docs)."""
+        return level in self._complete
+
+    def stats(self) -> dict[str, Any]:
+        """Counts of laws, versions and articles in memory (for benchmarks and `db stats`)."""
+        return {
+            "laws": len(self._index.laws),
+            "versions": len(self._index.version_by_id),
+            "articles": sum(len(a) for a in self._index.articles.values()),
+            "repealed": len(self._index.repeals),
+        }
+
+
+def _level_rank(level: str) -> int:
+    return LEVELS.index(level) if level in LEVELS else len(LEVELS)
+
+
+def _paragraphs(raw: Any) -> tuple[Paragraph, ...]:
+    return tuple(Paragraph(text, tuple(items)) for text, items in raw or ())
+
+
+def _versions(conn: sa.Connection) -> list[VersionInfo]:
+    v = orm.Version
+    rows = conn.execute(
+        sa.select(v.id, v.law_id, v.label, v.promulgated, v.effective_from, v.effective_to,
+                  v.article_count, v.has_text, v.source, v.effective_rule)
+    )  # fmt: skip
+    return [VersionInfo(*row) for row in rows]
+
+
+def _articles(conn: sa.Connection) -> list[ArticleInfo]:
+    """Article structure; the JSON columns are read as text and parsed once per distinct value."""
+    a = orm.Article
+    rows = conn.execute(
+        sa.select(a.version_id, a.number, a.suffix, a.label, a.deleted,
+                  sa.cast(a.item_counts, sa.Text), sa.cast(a.chapter_path, sa.Text))
+    )  # fmt: skip
+    counts_cache: dict[str, tuple[int, ...]] = {}
+    path_cache: dict[str, tuple[str, ...]] = {}
+    articles = []
+    for version_id, number, suffix, label, deleted, counts_json, path_json in rows:
+        item_counts = counts_cache.get(counts_json)
+        if item_counts is None:
+            item_counts = counts_cache[counts_json] = tuple(json.loads(counts_json))
+        chapter_path = path_cache.get(path_json)
+        if chapter_path is None:
+            chapter_path = path_cache[path_json] = tuple(json.loads(path_json))
+        articles.append(
+            ArticleInfo(version_id, number, suffix or None, label, bool(deleted),
+                        len(item_counts), item_counts, chapter_path)
+        )  # fmt: skip
+    return articles
+
+
+def _successors(conn: sa.Connection) -> list[Successor]:
+    c = orm.Correspondence
+    rows = conn.execute(
+        sa.select(c.from_law_id, c.from_version_id, c.from_number, c.from_suffix, c.to_law_id,
+                  c.to_version_id, c.to_number, c.to_suffix, c.kind, c.similarity, c.changed,
+                  c.note)
+    )  # fmt: skip
+    return [
+        Successor(r[0], r[1], r[2], r[3] or None, r[4], r[5], r[6], r[7] or None, r[8], r[9],
+                  bool(r[10]), r[11])
+        for r in rows
+    ]  # fmt: skip
+
+
+def _manifests(conn: sa.Connection) -> list[Manifest]:
+    m = orm.DatasetManifest
+    rows = conn.execute(
+        sa.select(
+            m.source, m.snapshot, m.imported_at, m.counts, m.complete_levels, m.skipped
+        ).order_by(m.dataset == REPEALED_DATASET, m.id)
+    )
+    return [
+        Manifest(
+            source=row.source,
+            snapshot=row.snapshot,
+            imported_at=row.imported_at.isoformat(),
+            counts={k: int(v) for k, v in row.counts.items()},
+            complete_levels=tuple(row.complete_levels),
+            skipped=tuple(row.skipped),
+        )
+        for row in rows
+    ]
+
+
+def database_stats(engine: Engine) -> dict[str, Any]:
+    """What the database holds, by level, with repeals, skipped files and undated versions."""
+    law, version, article = orm.Law, orm.Version, orm.Article
+    with engine.connect() as conn:
+        laws = dict(
+            conn.execute(sa.select(law.level, sa.func.count()).group_by(law.level)).tuples()
+        )
+        versions = dict(
+            conn.execute(
+                sa.select(law.level, sa.func.count())
+                .join(version, version.law_id == law.id)
+                .group_by(law.level)
+            ).tuples()
+        )
+        articles = dict(
+            conn.execute(
+                sa.select(law.level, sa.func.count())
+                .join(version, version.law_id == law.id)
+                .join(article, article.version_id == version.id)
+                .group_by(law.level)
+            ).tuples()
+        )
+        deleted = conn.scalar(
+            sa.select(sa.func.count()).select_from(article).where(article.deleted.is_(True))
+        )
+        repealed = [
+            {"law": name, "repealed_on": on.isoformat(), "repealed_by": by, "successor": succ}
+            for name, on, by, succ in conn.execute(
+                sa.select(
+                    law.name,
+                    orm.RepealEvent.repealed_on,
+                    orm.RepealEvent.repealed_by,
+                    sa.select(orm.Law.name)
+                    .where(orm.Law.id == orm.RepealEvent.successor_law_id)
+                    .scalar_subquery(),
+                )
+                .join(orm.RepealEvent, orm.RepealEvent.law_id == law.id)
+                .order_by(law.name)
+            )
+        ]
+        manifest = orm.DatasetManifest
+        datasets = [
+            {
+                "dataset": row.dataset,
+                "source": row.source,
+                "snapshot": row.snapshot,
+                "imported_at": row.imported_at.isoformat(),
+                "counts": row.counts,
+                "complete_levels": row.complete_levels,
+                "undated": row.undated,
+                "skipped": [
+                    {"path": path, "reason": reason}
+                    for path, reason in conn.execute(
+                        sa.select(orm.ImportIssue.path, orm.ImportIssue.reason)
+                        .where(orm.ImportIssue.dataset_id == row.id)
+                        .order_by(orm.ImportIssue.id)
+                    )
+                ],
+            }
+            for row in conn.execute(sa.select(manifest).order_by(manifest.id))
+        ]
+    levels = sorted(set(laws) | set(versions), key=_level_rank)
+    return {
+        "by_level": {
+            level: {
+                "laws": laws.get(level, 0),
+                "versions": versions.get(level, 0),
+                "articles": articles.get(level, 0),
+            }
+            for level in levels
+        },
+        "totals": {
+            "laws": sum(laws.values()),
+            "versions": sum(versions.values()),
+            "articles": sum(articles.values()),
+            "deleted_articles": deleted or 0,
+            "repealed_laws": len(repealed),
+        },
+        "repealed": repealed,
+        "datasets": datasets,
+    }
+
+
+def is_empty(engine: Engine) -> bool:
+    """True when no law is stored (a fresh database)."""
+    with engine.connect() as conn:
+        return not conn.scalar(sa.select(sa.func.count()).select_from(orm.Law))
