@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
@@ -96,6 +96,24 @@ def load_or_create_secret(path: Path) -> bytes:
     return secret.encode("utf-8")
 
 
+def _not_yet_recorded(
+    connection: sqlite3.Connection, entries: list[tuple[str, str, str]]
+) -> list[tuple[str, str, str]]:
+    """The entries whose pseudonym is not recorded; PseudonymConflictError for a contradiction."""
+    missing = []
+    for pseudonym, kind, raw_id in entries:
+        recorded = connection.execute(
+            "SELECT kind, raw_id FROM pseudonym_map WHERE pseudonym = ?", (pseudonym,)
+        ).fetchone()
+        if recorded is None:
+            missing.append((pseudonym, kind, raw_id))
+        elif tuple(recorded) != (kind, raw_id):
+            raise PseudonymConflictError(
+                f"{pseudonym} is already recorded for another {recorded[0]} id"
+            )
+    return missing
+
+
 class MappingStore:
     """pseudonym → (kind, raw id, first seen), in a private SQLite file of its own.
 
@@ -119,6 +137,9 @@ class MappingStore:
         with self._connection() as connection:
             version = connection.execute("PRAGMA user_version").fetchone()[0]
             if version == 0 and create:
+                # WAL: one fsync per commit, readers never wait for the writer. Its -wal and
+                # -shm files, like a journal, get the database file's mode.
+                connection.execute("PRAGMA journal_mode = WAL")
                 connection.execute("BEGIN IMMEDIATE")
                 connection.execute(_SCHEMA)
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -151,20 +172,35 @@ class MappingStore:
 
         PseudonymConflictError if pseudonym is already recorded for another (kind, raw id).
         """
+        self.record_many([(pseudonym, kind, raw_id)], seen_at)
+
+    def record_many(
+        self, entries: Iterable[tuple[str, str, str]], seen_at: datetime | None = None
+    ) -> None:
+        """record() for several (pseudonym, kind, raw id) at once, all or none.
+
+        Pseudonyms already recorded cost one read; the missing ones are written in a single
+        transaction (one commit for an evaluation's subject and session).
+        """
+        wanted = list(entries)
         first_seen = (seen_at or datetime.now(UTC)).astimezone(UTC).isoformat()
         with self._connection() as connection:
-            connection.execute(
-                "INSERT INTO pseudonym_map (pseudonym, kind, raw_id, first_seen) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (pseudonym) DO NOTHING",
-                (pseudonym, kind, raw_id, first_seen),
-            )
-            recorded = connection.execute(
-                "SELECT kind, raw_id FROM pseudonym_map WHERE pseudonym = ?", (pseudonym,)
-            ).fetchone()
-        if tuple(recorded) != (kind, raw_id):
-            raise PseudonymConflictError(
-                f"{pseudonym} is already recorded for another {recorded[0]} id"
-            )
+            missing = _not_yet_recorded(connection, wanted)
+            if not missing:
+                return
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                connection.executemany(
+                    "INSERT INTO pseudonym_map (pseudonym, kind, raw_id, first_seen) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (pseudonym) DO NOTHING",
+                    [(*entry, first_seen) for entry in missing],
+                )
+                # Another writer may have come first, or the batch contradict itself.
+                _not_yet_recorded(connection, missing)
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
 
     def resolve(self, pseudonym: str) -> MappingEntry | None:
         """What pseudonym stands for, or None when this store never recorded it."""

@@ -52,9 +52,9 @@ def test_store_is_created_with_mode_0600_whatever_the_umask(tmp_path: Path, umas
     assert mode_of(store.path) == 0o600
 
 
-@pytest.mark.parametrize("umask", [0o000], indirect=True, ids=oct)
-def test_journal_gets_the_store_mode(tmp_path: Path, umask: int) -> None:
-    """SQLite's rollback journal, which holds rows while a write is open, is 0600 too."""
+@pytest.mark.parametrize("umask", [0o000, 0o277], indirect=True, ids=oct)
+def test_write_ahead_log_gets_the_store_mode(tmp_path: Path, umask: int) -> None:
+    """SQLite's -wal and -shm files, which hold rows while a write is open, are 0600 too."""
     store = MappingStore(tmp_path / "map.sqlite3")
     connection = sqlite3.connect(store.path, isolation_level=None)
     try:
@@ -62,9 +62,8 @@ def test_journal_gets_the_store_mode(tmp_path: Path, umask: int) -> None:
         connection.execute(
             "INSERT INTO pseudonym_map VALUES ('p', 'subj', 'alice', '2026-01-01T00:00:00+00:00')"
         )
-        journal = Path(f"{store.path}-journal")
-        assert journal.exists()
-        assert mode_of(journal) == 0o600
+        for suffix in ("-wal", "-shm"):
+            assert mode_of(Path(f"{store.path}{suffix}")) == 0o600
     finally:
         connection.close()
 
@@ -114,6 +113,21 @@ def test_record_refuses_a_second_meaning(tmp_path: Path) -> None:
     entry = store.resolve("subj_k1_" + "c" * 32)
     assert entry is not None
     assert entry.raw_id == "alice"
+
+
+def test_record_many_is_all_or_nothing(tmp_path: Path) -> None:
+    """A batch that contradicts itself (one pseudonym, two ids) leaves nothing recorded."""
+    store = MappingStore(tmp_path / "map.sqlite3")
+    batch = [
+        ("subj_k1_" + "f" * 32, "subj", "alice"),
+        ("sess_k1_" + "f" * 32, "sess", "s-1"),
+        ("sess_k1_" + "f" * 32, "sess", "s-2"),
+    ]
+    with pytest.raises(PseudonymConflictError):
+        store.record_many(batch)
+    assert store.resolve("subj_k1_" + "f" * 32) is None
+    store.record_many(batch[:2])
+    assert store.resolve("sess_k1_" + "f" * 32) is not None
 
 
 def test_unknown_pseudonym_resolves_to_none(tmp_path: Path) -> None:
