@@ -156,3 +156,12 @@ def test_from_settings_refuses_a_readable_secret_file(tmp_path: Path) -> None:
     settings = Settings(mapping_store_path=tmp_path / "map.sqlite3")
     with pytest.raises(InsecureFileError, match="chmod 600"):
         pseudonymizer_from_settings(settings)
+
+
+def test_every_audit_privacy_setting_is_documented() -> None:
+    """Each of these settings has a row in docs/audit.md's settings table."""
+    documented = (Path(__file__).resolve().parents[2] / "docs" / "audit.md").read_text("utf-8")
+    names = ["audit_secret", "audit_key_id", "mapping_store_path"]
+    assert all(name in Settings.model_fields for name in names)
+    missing = [n for n in names if f"| `LEXGATE_{n.upper()}` |" not in documented]
+    assert missing == []
