@@ -194,3 +194,30 @@ def law_name_spellings(name: str) -> st.SearchStrategy[str]:
         st.sampled_from(["", " ", "\u3000", "\u200b"]),
         st.integers(0, 40),
     )
+
+
+# Corpus files (legaldb.corpus).
+
+_CORPUS_TEXT_CHARS = "的了和人民法院公司股东合同当事人应当可以不得依照规定处罚款项目权利义务"
+
+
+@st.composite
+def article_structures(draw: st.DrawFn) -> list[tuple[int, str | None, tuple[int, ...]]]:
+    """Consecutive articles as (number, 之N suffix or None, 项 count of each 款): what a corpus
+    file encodes; numbers start anywhere (民法典's 编 files start mid-code)."""
+    number = draw(st.integers(min_value=1, max_value=1500))
+    articles: list[tuple[int, str | None, tuple[int, ...]]] = []
+    for _ in range(draw(st.integers(min_value=1, max_value=8))):
+        items = tuple(draw(st.lists(st.integers(0, 4), min_size=1, max_size=4)))
+        articles.append((number, None, items))
+        for rank in range(1, draw(st.integers(0, 2)) + 1):
+            suffix = "之" + "一二三四五六七八九"[rank - 1]
+            articles.append((number, suffix, tuple(draw(st.lists(st.integers(0, 3), min_size=1)))))
+        number += 1
+    return articles
+
+
+corpus_phrases = st.text(alphabet=_CORPUS_TEXT_CHARS, min_size=1, max_size=30).map(
+    lambda text: text + "。"
+)
+"""A sentence of statute-like CJK text that starts no article, item or heading."""
