@@ -57,6 +57,9 @@ LOCAL_ISSUER_RE = re.compile(
     r"人民代表大会(常务委员会)?"
 )
 ORDER_ISSUER_RE = re.compile(r"([\u4e00-\u9fff]{2,20}?)令第")
+PUBLISHER_RE = re.compile(
+    r"([\u4e00-\u9fff]{2,20}?(?:部|委员会|总局|局|署|办公室|政务院))(?:令第[^号]*号)?(?:发布|公布)"
+)
 
 Progress = Callable[[int, int], None]
 
@@ -155,10 +158,15 @@ def issuer_of(header: Header) -> str | None:
     for prefix, issuer in TITLE_ISSUERS.items():
         if header.title.startswith(prefix):
             return issuer
-    first = next((e for e in header.events if e.kind in ENACTING), None)
-    if first is None:
-        return None
-    text = first.text
+    enacting = [e for e in header.events if e.kind in ENACTING] or list(header.events)
+    for event in enacting:
+        found = _issuer_in(event.text)
+        if found:
+            return found
+    return None
+
+
+def _issuer_in(text: str) -> str | None:
     for issuer in NATIONAL_ISSUERS:
         if issuer in text:
             return issuer
@@ -171,7 +179,7 @@ def issuer_of(header: Header) -> str | None:
         return f"{local.group(1)}人民代表大会{local.group(2) or ''}"
     if "国务院" in text:
         return "国务院"
-    order = ORDER_ISSUER_RE.search(text)
+    order = ORDER_ISSUER_RE.search(text) or PUBLISHER_RE.search(text)
     if order:
         return order.group(1).removeprefix("中华人民共和国")
     return None
