@@ -97,7 +97,10 @@ def _merge(files: list[ParsedFile], skipped: list[SkippedFile]) -> _Text:
         reason = (
             f"duplicate of {kept.path} (same law, version and text)"
             if same
-            else f"another text of the version in {kept.path}: kept the one with more articles"
+            else (
+                f"another text of the version in {kept.path} (same law, promulgation and label; "
+                f"{len(other.articles)} articles here, {len(kept.articles)} there): kept that one"
+            )
         )
         skipped.append(SkippedFile(other.path, reason))
     return _Text([kept], list(kept.articles), [])
