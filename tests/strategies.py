@@ -6,6 +6,8 @@ from datetime import date
 
 from hypothesis import strategies as st
 
+from textnorm import int_to_cn
+
 article_numbers = st.integers(min_value=1, max_value=9999)
 
 chat_messages = st.lists(
@@ -194,6 +196,72 @@ def law_name_spellings(name: str) -> st.SearchStrategy[str]:
         st.sampled_from(["", " ", "\u3000", "\u200b"]),
         st.integers(0, 40),
     )
+
+
+# Numbers in statute text (verifier.numbers).
+
+
+@st.composite
+def written_amounts(draw: st.DrawFn) -> tuple[int, str]:
+    """(value, numeral) of a yuan amount: Chinese, Arabic, 1,000 grouping, N万 or N亿."""
+    value = draw(st.integers(min_value=0, max_value=10**12))
+    forms = [int_to_cn(value), str(value), f"{value:,}"]
+    if value and value % 10_000 == 0:
+        forms += [f"{value // 10_000}万", f"{int_to_cn(value // 10_000)}万"]
+    if value and value % 100_000_000 == 0:
+        forms += [f"{value // 100_000_000}亿", f"{int_to_cn(value // 100_000_000)}亿"]
+    return value, draw(st.sampled_from(forms))
+
+
+_STATUTE_CLAUSES = (
+    "处{a}元以上{b}元以下的罚款",
+    "应当向劳动者每月支付{m}倍的工资",
+    "应当自收到申请之日起{d}日内作出决定",
+    "已满{age}周岁的人犯罪，应当负刑事责任",
+    "诉讼时效期间为{y}年",
+    "试用期不得超过{mo}个月",
+    "经代表{p}分之{q}以上表决权的股东通过",
+    "由{n}人以上组成",
+)
+
+
+@st.composite
+def statute_texts_with_numbers(draw: st.DrawFn) -> str:
+    """Article-like texts made of statute clauses with random numbers, joined by 。 or ；."""
+
+    def numeral(low: int, high: int) -> str:
+        value = draw(st.integers(min_value=low, max_value=high))
+        return draw(st.sampled_from([int_to_cn(value), str(value)]))
+
+    clauses = draw(st.lists(st.sampled_from(_STATUTE_CLAUSES), min_size=1, max_size=6))
+    filled = [
+        clause.format(
+            a=numeral(1, 10**6),
+            b=numeral(1, 10**8),
+            m=numeral(1, 10),
+            d=numeral(1, 90),
+            age=numeral(8, 18),
+            y=numeral(1, 20),
+            mo=numeral(1, 12),
+            p=numeral(2, 10),
+            q=numeral(1, 9),
+            n=numeral(2, 50),
+        )
+        for clause in clauses
+    ]
+    return "".join(c + draw(st.sampled_from(["。", "；"])) for c in filled)
+
+
+chinese_sentences = st.lists(
+    st.builds(
+        "{}，{}。".format,
+        st.text(st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF), min_size=2, max_size=20),
+        st.text(st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF), min_size=2, max_size=20),
+    ),
+    min_size=1,
+    max_size=8,
+)
+"""Article-like texts as lists of CJK sentences, each with a comma and a full stop."""
 
 
 # Corpus files (legaldb.corpus).

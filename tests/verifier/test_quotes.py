@@ -1,0 +1,223 @@
+"""The quote check: verdicts on real recitations and article texts, and where a quote is from."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.strategies import chinese_sentences
+from tests.verifier.statute_texts import (
+    COMMERCIAL_BANK_27,
+    CONSUMER_1,
+    CRIMINAL_LAW_17,
+    LABOR_CONTRACT_14,
+    LABOR_CONTRACT_82,
+    REAL_ARTICLES,
+    SOCIAL_INSURANCE_67,
+    SOCIAL_INSURANCE_68,
+)
+from verifier.quotes import MATCH_SCORE, QuoteIndex, best_location, compare_quote
+from verifier.textnorm_quote import normalize_for_compare
+
+LABOR_82_FIRST, LABOR_82_SECOND = LABOR_CONTRACT_82.split("\n")
+BANK_27_PARAGRAPHS = COMMERCIAL_BANK_27.split("\n")
+
+VERDICTS = [
+    # (id, quote, article text, expected verdict)
+    ("whole-article", LABOR_CONTRACT_82, LABOR_CONTRACT_82, "match"),
+    (
+        "half-width-punctuation-and-spaces",
+        LABOR_CONTRACT_82.replace("，", ", ").replace("。", ". ").replace("\n", "  "),
+        LABOR_CONTRACT_82,
+        "match",
+    ),
+    ("one-paragraph", LABOR_82_SECOND, LABOR_CONTRACT_82, "match"),
+    (
+        "paragraph-with-its-items",
+        "\n".join(LABOR_CONTRACT_14.split("\n")[1:5]),
+        LABOR_CONTRACT_14,
+        "match",
+    ),
+    (
+        "items-marked-(1)",
+        re.sub(
+            r"（([一二三四])）", lambda m: f"({' 一二三四'.index(m.group(1))})", COMMERCIAL_BANK_27
+        ),
+        COMMERCIAL_BANK_27,
+        "match",
+    ),
+    ("paragraphs-joined-by-full-stop", "。".join(BANK_27_PARAGRAPHS), COMMERCIAL_BANK_27, "match"),
+    (
+        "framing-before",
+        "商业银行法第二十七条规定如下\n" + COMMERCIAL_BANK_27,
+        COMMERCIAL_BANK_27,
+        "match",
+    ),
+    (
+        "category-and-framing-before",
+        "民法商法商业银行法的第二十七条规定如下\n" + COMMERCIAL_BANK_27.replace("，", ","),
+        COMMERCIAL_BANK_27,
+        "match",
+    ),
+    (
+        "two-framings-before",
+        "根据《中华人民共和国民法典》第一编第一章第一节，消费者权益保护法第一条的内容是“"
+        + CONSUMER_1
+        + "”",
+        CONSUMER_1,
+        "match",
+    ),
+    (
+        "framing-after",
+        COMMERCIAL_BANK_27 + "\n以上就是《中华人民共和国商业银行法》第二十七条的内容。",
+        COMMERCIAL_BANK_27,
+        "match",
+    ),
+    ("model-markup", CONSUMER_1 + "<eoa>", CONSUMER_1, "match"),
+    (
+        "arabic-numerals",
+        LABOR_CONTRACT_82.replace("二倍", "2倍").replace("一个月", "1个月"),
+        LABOR_CONTRACT_82,
+        "match",
+    ),
+    ("a-word-added", CONSUMER_1.replace("为保护", "为了保护"), CONSUMER_1, "match"),
+    ("cut-mid-sentence", LABOR_82_FIRST[:20], LABOR_CONTRACT_82, "partial"),
+    (
+        "article-padded-with-another",
+        SOCIAL_INSURANCE_67 + "\n" + SOCIAL_INSURANCE_68,
+        SOCIAL_INSURANCE_67,
+        "partial",
+    ),
+    (
+        "article-buried-in-others",  # less than half of the quote is the article
+        "\n".join([SOCIAL_INSURANCE_67, SOCIAL_INSURANCE_68, CONSUMER_1, LABOR_82_FIRST]),
+        SOCIAL_INSURANCE_67,
+        "mismatch",
+    ),
+    (
+        "invented-on-the-same-topic",
+        "为了保护消费者的合法权益，维护社会和谐稳定，促进经济发展，制定本法。",
+        CONSUMER_1,
+        "mismatch",
+    ),
+    ("another-article", CRIMINAL_LAW_17, LABOR_CONTRACT_82, "mismatch"),
+    ("empty-quote", "", LABOR_CONTRACT_82, "mismatch"),
+    ("empty-article", LABOR_CONTRACT_82, "", "mismatch"),
+    ("deleted-article", LABOR_CONTRACT_82, "（删去）", "mismatch"),
+]
+
+
+@pytest.mark.parametrize(
+    ("quote", "article", "verdict"), [c[1:] for c in VERDICTS], ids=[c[0] for c in VERDICTS]
+)
+def test_verdicts(quote: str, article: str, verdict: str) -> None:
+    assert compare_quote(quote, article).verdict == verdict
+
+
+def test_score_details() -> None:
+    result = compare_quote(LABOR_82_SECOND, LABOR_CONTRACT_82)
+    assert result.score == 1.0
+    assert result.support == 1.0
+    assert result.matched == LABOR_82_SECOND
+    assert 0.4 < result.coverage < 0.6  # one of two paragraphs of about the same length
+    cut = compare_quote(LABOR_82_FIRST[:20], LABOR_CONTRACT_82)
+    assert cut.support == 1.0 and cut.score < MATCH_SCORE
+    assert cut.matched.startswith(LABOR_82_FIRST[:20])
+
+
+@given(chinese_sentences)
+def test_a_text_matches_itself(sentences: list[str]) -> None:
+    """Any article text, quoted whole or one sentence of it, is a match with score 1."""
+    article = "".join(sentences)
+    assert compare_quote(article, article).score == 1.0
+    assert compare_quote(sentences[0], article).verdict == "match"
+
+
+@given(chinese_sentences, st.sampled_from([" ", "\n", "\u3000", ""]))
+def test_writing_does_not_change_the_score(sentences: list[str], space: str) -> None:
+    """Spaces, half-width punctuation and item markers leave the score unchanged."""
+    article = "".join(sentences)
+    quote = "".join(sentences[: max(1, len(sentences) // 2)])
+    dressed = "".join(
+        f"（{'一二三四五六七八九十'[i % 10]}）{space}{s.replace('，', ',').replace('。', '.')}"
+        for i, s in enumerate(sentences[: max(1, len(sentences) // 2)])
+    )
+    assert compare_quote(dressed, article).score == compare_quote(quote, article).score
+
+
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_scores_are_shares(quote: str, article: str) -> None:
+    """For any texts, score, support and coverage lie in [0, 1]."""
+    result = compare_quote(quote, article)
+    assert 0.0 <= result.score <= 1.0
+    assert 0.0 <= result.support <= 1.0
+    assert 0.0 <= result.coverage <= 1.0
+
+
+def test_normalisation() -> None:
+    assert normalize_for_compare("（一）第３０条， 每月 支付2倍<eoa>") == "第三十条每月支付二倍"
+
+
+# --- best_location ---
+
+
+def test_finds_the_article_a_quote_is_from() -> None:
+    quote = CRIMINAL_LAW_17.split("\n")[1]
+    found = best_location(quote, REAL_ARTICLES.items())
+    assert found[0][0] == "刑法第十七条"
+    assert found[0][1].verdict == "match"
+    assert [s.score for _, s in found] == sorted((s.score for _, s in found), reverse=True)
+
+
+def test_reports_nothing_when_the_quote_is_nowhere() -> None:
+    assert best_location("今天天气很好，我们去公园散步吧。", REAL_ARTICLES.items()) == []
+    assert best_location("", REAL_ARTICLES.items()) == []
+    assert best_location(CONSUMER_1, []) == []
+
+
+def test_limit_and_minimum_score() -> None:
+    candidates = [(i, CONSUMER_1) for i in range(5)]
+    assert len(best_location(CONSUMER_1, candidates, limit=2)) == 2
+    assert best_location(CONSUMER_1, [("other", LABOR_CONTRACT_82)], min_score=0.0) != []
+
+
+def test_index_finds_what_best_location_finds() -> None:
+    index = QuoteIndex(REAL_ARTICLES.items())
+    assert len(index) == len(REAL_ARTICLES)
+    for name, text in REAL_ARTICLES.items():
+        quote = text.split("\n")[-1]
+        assert index.locate(quote) == best_location(quote, REAL_ARTICLES.items())
+        assert index.locate(quote)[0][0] == name
+
+
+def test_index_skips_excluded_keys() -> None:
+    index = QuoteIndex(REAL_ARTICLES.items())
+    quote = CRIMINAL_LAW_17.split("\n")[0]
+    assert index.locate(quote)[0][0] == "刑法第十七条"
+    assert all(key != "刑法第十七条" for key, _ in index.locate(quote, exclude={"刑法第十七条"}))
+    assert QuoteIndex([]).locate(quote) == []
+
+
+def _decoys(count: int) -> list[tuple[str, str]]:
+    """Articles made of three random sentences of the other real articles (seeded)."""
+    rng = random.Random(7)
+    others = [text for text in REAL_ARTICLES.values() if text != COMMERCIAL_BANK_27]
+    sentences = [s for text in others for s in re.split(r"(?<=[。；])", text) if s]
+    return [(f"decoy-{i}", "".join(rng.sample(sentences, 3))) for i in range(count)]
+
+
+def test_finds_a_quote_among_thousands_of_candidates() -> None:
+    """The right article among 3,000 others made of similar sentences, in reasonable time."""
+    decoys = _decoys(3000)
+    quote = BANK_27_PARAGRAPHS[0] + BANK_27_PARAGRAPHS[3]  # 商业银行法 27: head and item (三)
+    candidates = [*decoys[:1500], ("商业银行法第二十七条", COMMERCIAL_BANK_27), *decoys[1500:]]
+    started = time.perf_counter()
+    found = best_location(quote, candidates, limit=1)
+    located = QuoteIndex(candidates).locate(quote, limit=1)
+    assert time.perf_counter() - started < 30  # guards against pathological time only
+    assert found[0][0] == located[0][0] == "商业银行法第二十七条"

@@ -1,0 +1,90 @@
+"""Text normalisation for comparing a quoted recitation with an article's text.
+
+Both sides go through `normalize_for_compare`, so only differences of wording survive: width,
+punctuation, spaces, item markers (（一）, (1), ①, 1.), Arabic versus Chinese numerals and
+the "。" artefacts of joined paragraphs all vanish. `quote_variants` removes the framing that
+models put around a recitation ("商业银行法第五十四条规定如下", "以上就是第十七条的内容").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from textnorm import int_to_cn
+
+# Markup tokens some models emit (<eoa>, </s>, <|endoftext|>); never part of a statute.
+_MARKUP = re.compile(r"<\|?/?[A-Za-z_]{1,20}\|?>")
+# Full-width ASCII forms (（）０-９Ａ-Ｚ，) to ASCII, the ideographic space to a space: the part
+# of NFKC that matters here, at a tenth of its cost.
+_HALF_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+# Item and list markers, once brackets and digits are half-width.
+_ITEM_MARKERS = re.compile(
+    r"\(\s*[一二三四五六七八九十百\d]{1,4}\s*\)"  # （一） (1)
+    r"|[\u2460-\u2473\u2776-\u277f]"  # ① … ⑳, ❶ … ❿
+    r"|(?:^|(?<=\n))\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、](?!\d)"  # 1. 一、 at line start
+)
+_ARABIC = re.compile(r"\d+")
+_NOT_WORD = re.compile(r"[\W_]+")
+
+# Where sentences of an article end: a quote is compared with runs of whole sentences.
+SENTENCE_END = re.compile(r"(?<=[。；;！？!?：:\n])")
+# Where clauses of a quote end, for measuring how much of the quote the article contains.
+CLAUSE_END = re.compile(r"[。；;！？!?\n]+")
+
+_NUMERAL = r"[零〇一二两三四五六七八九十百千\d]+"
+_LABEL = rf"第{_NUMERAL}条(?:之[一二三四五六七八九十]+)?"
+# Framing before a recitation: up to an article label within the first 80 characters, with the
+# words that introduce the text (规定如下：, 的内容是“, ：).
+_LEADING_FRAME = re.compile(
+    rf"{_LABEL}(?:的)?(?:规定|内容|条文|原文|全文)?(?:如下|是|为)?[:：，,\s“\"「『]*"
+)
+_FRAME_WINDOW = 80
+# Framing after a recitation: a last sentence that only says what was recited.
+_TRAILING_FRAME = re.compile(
+    r"(?:^|(?<=[。.！!\n]))\s*(?:以上|上述|这就是|这是|该条|此条|本条)[^。\n]{0,60}"
+    r"(?:内容|规定|条文)[^。\n]{0,10}[。.]?\s*$"
+)
+_QUOTE_MARKS = "“”\"「」『』‘’'"
+
+
+@lru_cache(maxsize=65_536)
+def normalize_for_compare(text: str) -> str:
+    """The comparison key of a text: its words only, numerals in Chinese, no markers."""
+    text = _MARKUP.sub("", text.translate(_HALF_WIDTH))
+    text = _ITEM_MARKERS.sub("", text)
+    text = _ARABIC.sub(lambda m: int_to_cn(int(m.group())), text)
+    return _NOT_WORD.sub("", text).lower()
+
+
+def split_sentences(text: str) -> list[str]:
+    """An article's sentences as written (ending at 。；！？： or a line break), empty ones dropped."""
+    return [part for part in SENTENCE_END.split(text) if part.strip()]
+
+
+def split_clauses(text: str) -> list[str]:
+    """A quote's clauses (ending at 。；！？ or a line break), empty ones dropped."""
+    return [part for part in CLAUSE_END.split(text) if part.strip()]
+
+
+def quote_variants(quote: str) -> list[str]:
+    """The quote as given, and without the framing a model put before or after it.
+
+    Leading framing is cut after the first and after the last article label found in the first
+    80 characters (a model may name two articles before reciting); trailing framing is a final
+    sentence such as "以上就是……第十七条的内容。". Only variants that still hold text are kept;
+    the caller scores each and keeps the best, so a cut can never lower a score.
+    """
+    body = _MARKUP.sub("", quote).strip().strip(_QUOTE_MARKS).strip()
+    variants = [body]
+    trailing = _TRAILING_FRAME.search(body)
+    if trailing and trailing.start() > 0:
+        variants.append(body[: trailing.start()].rstrip())
+    for text in list(variants):
+        labels = [m for m in _LEADING_FRAME.finditer(text) if m.start() < _FRAME_WINDOW]
+        for match in {labels[0].end(), labels[-1].end()} if labels else ():
+            rest = text[match:].strip().strip(_QUOTE_MARKS).strip()
+            if rest:
+                variants.append(rest)
+    unique = list(dict.fromkeys(v for v in variants if normalize_for_compare(v)))
+    return unique or [body]
