@@ -46,11 +46,6 @@ BODY_NOISE_RE = re.compile(
 )
 
 
-def clean(text: str) -> str:
-    """Text without zero-width characters and `<!-- -->` comments."""
-    return COMMENT_RE.sub("", ZERO_WIDTH_RE.sub("", text))
-
-
 def collapse_spaces(text: str) -> str:
     """Runs of spaces (ASCII, full-width, no-break) as one ASCII space, trimmed."""
     return SPACES_RE.sub(" ", text).strip()
