@@ -1,16 +1,18 @@
 """Align the articles of two consecutive versions of a law by their texts (rapidfuzz).
 
 For every live article of the old version, the live article of the new version whose text is
-most similar (rapidfuzz `fuzz.ratio`, the normalised Indel similarity, here on 0..1). Pairs
-below ALIGN_THRESHOLD are dropped: at 0.6 an article that was rewritten but kept its subject
-still matches, while two unrelated articles of one law (which share the law's vocabulary)
-score about 0.2-0.45. Identical texts are paired first by hashing, so a typical amendment that
-touches a few articles costs one small similarity matrix, not a full one.
+most similar (rapidfuzz `fuzz.ratio`, the normalised Indel similarity, here on 0..1, after NFKC
+and removing whitespace). Pairs below ALIGN_THRESHOLD = 0.6 are dropped. Measured on the
+bundled corpus: two different articles of one text (公司法 2023) score 0.15 at the median and
+0.34 at the 99th percentile, while sampled aligned pairs between 0.6 and 0.7 are genuine
+rewrites (an article that gained or lost a clause). Identical texts are paired first by
+hashing, so an amendment that touches a few articles compares only those few.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from rapidfuzz import fuzz, process
@@ -22,7 +24,7 @@ _SPACE = re.compile(r"\s+")
 
 
 def _key(text: str) -> str:
-    return _SPACE.sub("", text)
+    return _SPACE.sub("", unicodedata.normalize("NFKC", text))
 
 
 def align_versions(

@@ -2,6 +2,234 @@
 
 from __future__ import annotations
 
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from sqlalchemy.engine import Engine
+
+from legaldb.engine import make_engine, normalize_url
+from legaldb.errors import LegalDBError
+from legaldb.models import CorpusRead, ImportReport
 
 app = typer.Typer(help="Build, migrate and inspect the statute database.", no_args_is_help=True)
+migrate_app = typer.Typer(help="Move the schema between Alembic revisions.", no_args_is_help=True)
+app.add_typer(migrate_app, name="migrate")
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+def _database_url() -> str:
+    from lexgate.settings import get_settings
+
+    return get_settings().database_url
+
+
+def _shown(url: str) -> str:
+    return normalize_url(url).render_as_string(hide_password=True)
+
+
+@contextmanager
+def _errors_as_exit() -> Iterator[None]:
+    try:
+        yield
+    except LegalDBError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(code=1) from exc
+
+
+def _engine(url: str) -> Engine:
+    from lexgate.settings import get_settings
+
+    return make_engine(url, echo=get_settings().sql_echo)
+
+
+@contextmanager
+def _progress() -> Iterator[Callable[[str, int, int], None]]:
+    """A rich progress bar with one task per stage (reading files, writing articles)."""
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=False) as progress:
+        tasks: dict[str, Any] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task(stage, total=total)
+            progress.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+def _read_and_import(engine: Engine, source: Path | None) -> ImportReport:
+    """Read a lawrefbook tree (None: the bundled archive) and import it with repealed laws."""
+    from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+    from legaldb.importer import import_corpus
+    from legaldb.repealed import read_repealed
+
+    path = BUNDLED_ARCHIVE if source is None else source
+    started = time.perf_counter()
+    with _progress() as update:
+        corpus: CorpusRead = read_corpus(path, progress=lambda d, t: update("reading files", d, t))
+        read_seconds = time.perf_counter() - started
+        report = import_corpus(engine, corpus, repealed=read_repealed(), progress=update)
+    counts = report.counts
+    console.print(
+        f"Imported {path}: {counts.get('laws', 0)} laws, {counts.get('versions', 0)} versions, "
+        f"{counts.get('articles', 0)} articles, {counts.get('aligned', 0)} aligned "
+        f"correspondences; read {read_seconds:.1f} s, wrote {report.seconds:.1f} s, "
+        f"total {time.perf_counter() - started:.1f} s."
+    )
+    if report.skipped:
+        console.print(f"Skipped {len(report.skipped)} files (`lexgate db stats` lists them):")
+        for line in report.skipped[:20]:
+            console.print(f"  {line}", markup=False)
+        if len(report.skipped) > 20:
+            console.print(f"  … and {len(report.skipped) - 20} more")
+    if report.undated:
+        console.print(f"{len(report.undated)} versions without an effective date (see stats).")
+    return report
+
+
+@app.command()
+def init() -> None:
+    """Migrate to the newest schema; import the bundled statutes if the database is empty."""
+    from legaldb.migrate import current_revision, upgrade
+    from legaldb.repository import is_empty
+
+    url = _database_url()
+    with _errors_as_exit():
+        before = current_revision(url)
+        upgrade(url)
+        after = current_revision(url)
+        where = _shown(url)
+        if before == after:
+            console.print(f"{where}: schema already at revision {after}.")
+        else:
+            console.print(f"{where}: schema migrated from {before or 'empty'} to {after}.")
+        engine = _engine(url)
+        try:
+            if is_empty(engine):
+                console.print("The database holds no statutes: importing the bundled corpus.")
+                _read_and_import(engine, None)
+            else:
+                console.print("Statutes already imported: nothing to do.")
+        finally:
+            engine.dispose()
+
+
+@app.command("import-lawrefbook")
+def import_lawrefbook(
+    path: Path = typer.Argument(
+        ...,
+        exists=True,
+        file_okay=True,
+        dir_okay=True,
+        help="A lawrefbook tree (DLC/ included) or a .tar.xz of one.",
+    ),
+) -> None:
+    """Import a lawrefbook-format tree, replacing the earlier lawrefbook import."""
+    from legaldb.migrate import upgrade
+
+    url = _database_url()
+    with _errors_as_exit():
+        upgrade(url)
+        engine = _engine(url)
+        try:
+            _read_and_import(engine, path)
+        finally:
+            engine.dispose()
+
+
+@app.command()
+def stats(
+    as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
+) -> None:
+    """Laws, versions and articles by level, repealed laws, skipped files, the manifest."""
+    from legaldb.migrate import current_revision
+    from legaldb.repository import database_stats
+
+    url = _database_url()
+    with _errors_as_exit():
+        if current_revision(url) is None:
+            console.print(f"{_shown(url)}: no schema yet; run `lexgate db init`.")
+            raise typer.Exit(code=1)
+        engine = _engine(url)
+        try:
+            data = database_stats(engine)
+        finally:
+            engine.dispose()
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    _print_stats(url, data)
+
+
+def _print_stats(url: str, data: dict[str, Any]) -> None:
+    console.print(f"Statute database {_shown(url)}")
+    table = Table("level", "laws", "versions", "articles")
+    for level, row in data["by_level"].items():
+        table.add_row(level, str(row["laws"]), str(row["versions"]), str(row["articles"]))
+    totals = data["totals"]
+    table.add_section()
+    table.add_row("total", str(totals["laws"]), str(totals["versions"]), str(totals["articles"]))
+    console.print(table)
+    console.print(f"Deleted articles kept and marked: {totals['deleted_articles']}")
+    console.print(f"Repealed laws: {totals['repealed_laws']}")
+    for item in data["repealed"]:
+        console.print(
+            f"  {item['law']}: repealed {item['repealed_on']} by {item['repealed_by']}"
+            f" (successor: {item['successor'] or 'none'})",
+            markup=False,
+        )
+    for dataset in data["datasets"]:
+        console.print(
+            f"Dataset {dataset['dataset']}: {dataset['source']} (snapshot {dataset['snapshot']}),"
+            f" imported {dataset['imported_at']}",
+            markup=False,
+        )
+        if dataset["complete_levels"]:
+            levels = "、".join(dataset["complete_levels"])
+            console.print(f"  claims to cover completely: {levels}")
+        console.print(f"  skipped: {len(dataset['skipped'])}")
+        for issue in dataset["skipped"]:
+            console.print(f"    {issue['path']}: {issue['reason']}", markup=False)
+        console.print(f"  versions without an effective date: {len(dataset['undated'])}")
+        for line in dataset["undated"]:
+            console.print(f"    {line}", markup=False)
+
+
+@migrate_app.command("upgrade")
+def migrate_upgrade(
+    revision: str = typer.Argument("head", help="Target revision."),
+) -> None:
+    """Migrate the schema up to a revision (default: head)."""
+    from legaldb.migrate import current_revision, upgrade
+
+    url = _database_url()
+    with _errors_as_exit():
+        upgrade(url, revision)
+        console.print(f"{_shown(url)}: at revision {current_revision(url)}.")
+
+
+@migrate_app.command("downgrade")
+def migrate_downgrade(
+    revision: str = typer.Argument(..., help="Target revision; 'base' drops every table."),
+) -> None:
+    """Migrate the schema down to a revision ('base' removes the statute tables)."""
+    from legaldb.migrate import current_revision, downgrade
+
+    url = _database_url()
+    with _errors_as_exit():
+        downgrade(url, revision)
+        console.print(f"{_shown(url)}: at revision {current_revision(url) or 'base'}.")

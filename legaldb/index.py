@@ -13,7 +13,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
-from legaldb.models import LEVELS, ArticleInfo, LawInfo, RepealInfo, Successor, VersionInfo
+from legaldb.models import (
+    LEVELS,
+    ArticleInfo,
+    LawInfo,
+    Lookup,
+    RepealInfo,
+    Successor,
+    VersionInfo,
+)
 from textnorm import normalize_name, strip_prc_prefix
 from textnorm.names import PRC_PREFIX
 
@@ -85,6 +93,7 @@ class StatuteIndex:
     successors: dict[tuple[int, int, str | None], tuple[Successor, ...]] = field(
         default_factory=dict
     )
+    timelines: dict[int, Timeline] = field(default_factory=dict)  # built on first use
 
     # --- building -------------------------------------------------------------------------
 
@@ -191,3 +200,87 @@ class StatuteIndex:
             return versions[-1] if versions else None
         position = bisect_right(starts, as_of.toordinal()) - 1
         return self.dated[law_id][max(position, 0)]
+
+    def timeline(self, law_id: int) -> Timeline:
+        """The law's versions laid out for the hot path (built once, on first use)."""
+        timeline = self.timelines.get(law_id)
+        if timeline is None:
+            dated = self.dated.get(law_id, ())
+            versions = self.versions.get(law_id, ())
+            timeline = self.timelines[law_id] = Timeline(
+                law=self.laws[law_id],
+                repeal=self.repeals.get(law_id),
+                starts=self.starts.get(law_id, []),
+                ends=[v.effective_to.toordinal() if v.effective_to else _NEVER for v in dated],
+                dated=dated,
+                articles=[self.articles.get(v.id, {}) for v in dated],
+                fallback=versions[-1] if versions else None,
+                fallback_articles=self.articles.get(versions[-1].id, {}) if versions else {},
+            )
+        return timeline
+
+
+_NEVER = date.max.toordinal() + 1
+_MEMO_LIMIT = 8192
+
+
+class Timeline:
+    """One law's dated versions as parallel lists, and a memo of the answers already given.
+
+    Lookups of the same (version, in force or not, article) share one frozen Lookup, so the
+    hot path is a bisect and two dict probes.
+    """
+
+    __slots__ = (
+        "articles",
+        "dated",
+        "ends",
+        "fallback",
+        "fallback_articles",
+        "law",
+        "memo",
+        "repeal",
+        "starts",
+    )
+
+    def __init__(
+        self,
+        law: LawInfo,
+        repeal: RepealInfo | None,
+        starts: list[int],
+        ends: list[int],
+        dated: tuple[VersionInfo, ...],
+        articles: list[dict[tuple[int, str | None], ArticleInfo]],
+        fallback: VersionInfo | None,
+        fallback_articles: dict[tuple[int, str | None], ArticleInfo],
+    ) -> None:
+        self.law = law
+        self.repeal = repeal
+        self.starts = starts
+        self.ends = ends
+        self.dated = dated
+        self.articles = articles
+        self.fallback = fallback
+        self.fallback_articles = fallback_articles
+        self.memo: dict[tuple[int, bool, int, str | None], Lookup] = {}
+
+    def lookup(self, ordinal: int, number: int, suffix: str | None) -> Lookup:
+        """The answer for a date (as an ordinal) and an article; see StatuteRepository.lookup."""
+        position = bisect_right(self.starts, ordinal) - 1
+        in_force = position >= 0 and ordinal < self.ends[position]
+        if position < 0 and self.dated:
+            position = 0  # not yet in force: the first version tells what will exist
+        key = (position, in_force, number, suffix)
+        found = self.memo.get(key)
+        if found is None:
+            if position >= 0:
+                where: VersionInfo | None = self.dated[position]
+                article = self.articles[position].get((number, suffix))
+            else:  # no dated version: the newest undated one, never "in force"
+                where = self.fallback
+                article = self.fallback_articles.get((number, suffix))
+            found = Lookup(self.law, where if in_force else None, article, self.repeal, where)
+            if len(self.memo) >= _MEMO_LIMIT:
+                self.memo.clear()
+            self.memo[key] = found
+        return found

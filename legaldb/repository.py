@@ -18,7 +18,7 @@ from rapidfuzz import fuzz, process
 from sqlalchemy.engine import Engine
 
 from legaldb import orm
-from legaldb.index import StatuteIndex, guess_level_of_name
+from legaldb.index import StatuteIndex, Timeline, guess_level_of_name
 from legaldb.models import (
     LEVELS,
     ArticleInfo,
@@ -49,6 +49,7 @@ class StatuteRepository:
         self._manifests = manifests
         self._complete = frozenset(level for m in manifests for level in m.complete_levels)
         self._name_ids: dict[str, int | None] = {}
+        self._timelines: dict[str, Timeline | None] = {}
         self._article_text: Callable[[int, int, str | None], ArticleText | None] = lru_cache(
             maxsize=ARTICLE_TEXT_CACHE
         )(self._fetch_article_text)
@@ -106,6 +107,10 @@ class StatuteRepository:
     def law(self, law_id: int) -> LawInfo | None:
         """The law with this id."""
         return self._index.laws.get(law_id)
+
+    def laws(self) -> list[LawInfo]:
+        """Every law, in id order."""
+        return sorted(self._index.laws.values(), key=lambda law: law.id)
 
     def lexicon(self) -> dict[str, str]:
         """Every alias as written and its normalised key -> canonical name (for the extractor)."""
@@ -178,19 +183,26 @@ class StatuteRepository:
         return 0 if version is None else version.article_count
 
     def lookup(self, name: str, number: int, suffix: str | None, as_of: date) -> Lookup:
-        """Law, version in force, article and repeal for one citation: no SQL."""
-        law_id = self._law_id(name)
-        if law_id is None:
+        """Law, version in force, article and repeal for one citation: no SQL.
+
+        When no version is in force (not yet, or no longer), `article` comes from the nearest
+        version (`article_version`), so a caller can tell "repealed" from "never existed".
+        """
+        try:
+            timeline = self._timelines[name]
+        except KeyError:
+            timeline = self._timeline_for(name)
+        if timeline is None:
             return _NOTHING
-        index = self._index
-        version = index.version_in_force(law_id, as_of)
-        where = version if version is not None else index.nearest_version(law_id, as_of)
-        article = None
-        if where is not None:
-            per_version = index.articles.get(where.id)
-            if per_version is not None:
-                article = per_version.get((number, suffix or None))
-        return Lookup(index.laws[law_id], version, article, index.repeals.get(law_id), where)
+        return timeline.lookup(as_of.toordinal(), number, suffix or None)
+
+    def _timeline_for(self, name: str) -> Timeline | None:
+        law_id = self._law_id(name)
+        timeline = None if law_id is None else self._index.timeline(law_id)
+        if len(self._timelines) >= _NAME_CACHE_LIMIT:
+            self._timelines.clear()
+        self._timelines[name] = timeline
+        return timeline
 
     def successors(
         self, law_id: int, number: int, suffix: str | None = None, version_id: int | None = None
@@ -355,24 +367,29 @@ def _manifests(conn: sa.Connection) -> list[Manifest]:
 def database_stats(engine: Engine) -> dict[str, Any]:
     """What the database holds, by level, with repeals, skipped files and undated versions."""
     law, version, article = orm.Law, orm.Version, orm.Article
+    successor = sa.orm.aliased(orm.Law)
     with engine.connect() as conn:
-        laws = dict(
-            conn.execute(sa.select(law.level, sa.func.count()).group_by(law.level)).tuples()
+        laws: dict[str, int] = dict(
+            conn.execute(sa.select(law.level, sa.func.count()).group_by(law.level)).tuples().all()
         )
-        versions = dict(
+        versions: dict[str, int] = dict(
             conn.execute(
                 sa.select(law.level, sa.func.count())
                 .join(version, version.law_id == law.id)
                 .group_by(law.level)
-            ).tuples()
+            )
+            .tuples()
+            .all()
         )
-        articles = dict(
+        articles: dict[str, int] = dict(
             conn.execute(
                 sa.select(law.level, sa.func.count())
                 .join(version, version.law_id == law.id)
                 .join(article, article.version_id == version.id)
                 .group_by(law.level)
-            ).tuples()
+            )
+            .tuples()
+            .all()
         )
         deleted = conn.scalar(
             sa.select(sa.func.count()).select_from(article).where(article.deleted.is_(True))
@@ -384,11 +401,10 @@ def database_stats(engine: Engine) -> dict[str, Any]:
                     law.name,
                     orm.RepealEvent.repealed_on,
                     orm.RepealEvent.repealed_by,
-                    sa.select(orm.Law.name)
-                    .where(orm.Law.id == orm.RepealEvent.successor_law_id)
-                    .scalar_subquery(),
+                    successor.name,
                 )
                 .join(orm.RepealEvent, orm.RepealEvent.law_id == law.id)
+                .outerjoin(successor, successor.id == orm.RepealEvent.successor_law_id)
                 .order_by(law.name)
             )
         ]

@@ -7,6 +7,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -74,3 +75,51 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'test.sqlite3'}"
     admin_url = request.getfixturevalue("postgres_admin_url")
     return create_postgres_database(admin_url, f"t_{uuid.uuid4().hex[:16]}")
+
+
+# --- The bundled statute corpus, imported once per backend per session (read-only!) ---
+
+if TYPE_CHECKING:
+    from legaldb import StatuteRepository
+    from legaldb.models import CorpusRead
+
+
+@pytest.fixture(scope="session")
+def bundled_corpus() -> CorpusRead:
+    """The bundled national corpus as read by legaldb.corpus (read once per session)."""
+    from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+
+    return read_corpus(BUNDLED_ARCHIVE)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def corpus_database_url(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    bundled_corpus: CorpusRead,
+) -> str:
+    """A database per backend holding the bundled corpus and the repealed laws. Never write."""
+    from legaldb import import_corpus, make_engine, read_repealed, upgrade
+
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('corpus') / 'corpus.sqlite3'}"
+    else:
+        admin_url = request.getfixturevalue("postgres_admin_url")
+        url = create_postgres_database(admin_url, f"corpus_{uuid.uuid4().hex[:12]}")
+    upgrade(url)
+    engine = make_engine(url)
+    try:
+        import_corpus(engine, bundled_corpus, repealed=read_repealed())
+    finally:
+        engine.dispose()
+    return url
+
+
+@pytest.fixture(scope="session")
+def statute_repository(corpus_database_url: str) -> Iterator[StatuteRepository]:
+    """StatuteRepository over corpus_database_url (one per backend per session)."""
+    from legaldb import StatuteRepository, make_engine
+
+    engine = make_engine(corpus_database_url)
+    yield StatuteRepository.load(engine)
+    engine.dispose()

@@ -13,16 +13,7 @@ from legaldb import orm
 from legaldb.engine import make_engine
 from legaldb.migrate import current_revision, downgrade, head_revision, upgrade
 
-TABLES = {
-    "article",
-    "correspondence",
-    "dataset_manifest",
-    "import_issue",
-    "law",
-    "law_alias",
-    "repeal_event",
-    "version",
-}
+TABLES = set(orm.Base.metadata.tables)  # every model has its table, made by a migration
 
 
 def _tables(url: str) -> set[str]:

@@ -1,0 +1,116 @@
+"""`lexgate db …` through typer's CliRunner, against real databases."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from legaldb.migrate import head_revision
+from lexgate.cli import app
+from lexgate.settings import get_settings
+
+runner = CliRunner()
+
+GOOD_LAW = """# 中华人民共和国测试法
+
+2020年1月1日 第十三届全国人民代表大会常务委员会第十五次会议通过
+
+2020年3月1日 施行
+
+<!-- INFO END -->
+
+## 第一章 总则
+
+第一条 为了测试导入，制定本法。
+
+第二条 本法自2020年3月1日起施行。
+"""
+
+
+@pytest.fixture
+def db_url(database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """LEXGATE_DATABASE_URL pointing at a fresh database on each backend."""
+    monkeypatch.setenv("LEXGATE_DATABASE_URL", database_url)
+    get_settings.cache_clear()
+    yield database_url
+    get_settings.cache_clear()
+
+
+def _run(*args: str) -> str:
+    result = runner.invoke(app, ["db", *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_init_twice_is_idempotent_and_stats(db_url: str) -> None:
+    """init migrates and imports the bundled corpus once; the second init changes nothing."""
+    first = _run("init")
+    assert "schema migrated from empty" in first
+    assert "importing the bundled corpus" in first
+    stats_after_first = json.loads(_run("stats", "--json"))
+
+    second = _run("init")
+    assert "schema already at revision" in second
+    assert "nothing to do" in second
+    stats_after_second = json.loads(_run("stats", "--json"))
+    assert stats_after_second["totals"] == stats_after_first["totals"]
+
+    totals = stats_after_first["totals"]
+    assert totals["laws"] > 1000 and totals["articles"] > 50_000
+    assert totals["repealed_laws"] == 9
+    assert stats_after_first["by_level"]["法律"]["laws"] > 250
+    corpus = next(d for d in stats_after_first["datasets"] if d["dataset"] == "lawrefbook")
+    assert corpus["complete_levels"] == ["宪法", "法律"]
+    assert corpus["skipped"] and all(s["path"] and s["reason"] for s in corpus["skipped"])
+
+    text = _run("stats")
+    for expected in ("法律", "行政法规", "司法解释", "Repealed laws: 9", "中华人民共和国合同法"):
+        assert expected in text
+    assert "claims to cover completely: 宪法、法律" in text
+
+
+def test_import_lawrefbook_skips_broken_files(db_url: str, tmp_path: Path) -> None:
+    """Broken files are reported by name with a reason; the rest imports; stats lists them."""
+    tree = tmp_path / "lawrefbook"
+    (tree / "民法商法").mkdir(parents=True)
+    (tree / "行政法规").mkdir()
+    (tree / "民法商法" / "测试法(2020-01-01).md").write_text(GOOD_LAW, encoding="utf-8")
+    (tree / "民法商法" / "无标题.md").write_text("只有一些文字。\n\n没有标题。\n", encoding="utf-8")
+    (tree / "民法商法" / "空文件.md").write_text("", encoding="utf-8")
+    (tree / "行政法规" / "乱码.md").write_bytes(b"\xff\xfe\x00garbage\x81\x82")
+
+    output = _run("import-lawrefbook", str(tree))
+    assert "1 laws" in output
+    stats = json.loads(_run("stats", "--json"))
+    assert stats["totals"]["laws"] == 1 + 9  # the test law and the nine repealed laws
+    corpus = next(d for d in stats["datasets"] if d["dataset"] == "lawrefbook")
+    skipped = {s["path"]: s["reason"] for s in corpus["skipped"]}
+    for broken in ("民法商法/无标题.md", "民法商法/空文件.md", "行政法规/乱码.md"):
+        assert skipped.get(broken)
+    text = _run("stats")
+    assert "行政法规/乱码.md" in text
+
+
+def test_migrate_commands(db_url: str) -> None:
+    """migrate upgrade and downgrade move the schema; stats refuses an unmigrated database."""
+    result = runner.invoke(app, ["db", "stats"])
+    assert result.exit_code == 1 and "lexgate db init" in result.output
+    assert f"at revision {head_revision()}" in _run("migrate", "upgrade")
+    assert "at revision base" in _run("migrate", "downgrade", "base")
+
+
+def test_bad_database_url_is_a_clean_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unsupported URL ends with exit code 1 and a one-line message, no traceback."""
+    monkeypatch.setenv("LEXGATE_DATABASE_URL", "mysql://u@localhost/x")
+    get_settings.cache_clear()
+    try:
+        result = runner.invoke(app, ["db", "init"])
+    finally:
+        get_settings.cache_clear()
+    assert result.exit_code == 1
+    assert "unsupported database" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
