@@ -1,1 +1,27 @@
-"""verifier package."""
+"""The verifier: citations + the statute database + an as-of date -> one verdict each.
+
+`check(text, repo, as_of)` extracts and verifies an answer; `check_citations(...)` verifies
+citations already extracted; `classify(...)` is the existence-and-time rule for one provision.
+"""
+
+from verifier.check import check, check_citations, lexicon_of, summarize, today
+from verifier.classify import classify
+from verifier.models import CheckResult, Facts, QuoteCheck, Summary, Verdict
+from verifier.serialize import result_to_json, summary_line, verdict_to_json
+
+__all__ = [
+    "CheckResult",
+    "Facts",
+    "QuoteCheck",
+    "Summary",
+    "Verdict",
+    "check",
+    "check_citations",
+    "classify",
+    "lexicon_of",
+    "result_to_json",
+    "summarize",
+    "summary_line",
+    "today",
+    "verdict_to_json",
+]

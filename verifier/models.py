@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 # --- Content checks: quotes (verifier.quotes) and numbers (verifier.numbers) ---
 
@@ -58,3 +58,128 @@ class NumberConflict:
     article_values: tuple[float, ...]
     claim_surface: str
     article_surfaces: tuple[str, ...]
+
+
+# --- Verdicts: what `verifier.check` returns (verifier.classify, verifier.check) ---
+
+Status = Literal["verified", "deprecated", "notYetEffective", "unverified"]
+STATUSES: tuple[Status, ...] = ("verified", "deprecated", "notYetEffective", "unverified")
+
+Reason = Literal[
+    "in_force",
+    "repealed",
+    "superseded",
+    "article_deleted",
+    "not_yet_effective",
+    "article_not_found",
+    "paragraph_not_found",
+    "item_not_found",
+    "law_not_found",
+    "effective_date_unknown",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleRef:
+    """An article of a law, with its text when known (a successor, a corresponding article)."""
+
+    law: str
+    article: int
+    article_suffix: str | None
+    label: str  # 第五百七十七条
+    version_label: str | None = None
+    text: str | None = None
+    kind: str | None = None  # successor kind: curated | aligned
+    similarity: float | None = None
+    changed: bool = False  # the rule changed in substance (curated successors)
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What explains a verdict, for a person and for a rerun prompt. None: not applicable."""
+
+    law: str | None = None
+    level: str | None = None  # the law's level, or the guessed level of an unknown name
+    level_covered: bool | None = None  # the data claims complete coverage of that level
+    article_count: int | None = None  # in the version in force (or the version looked at)
+    version_label: str | None = None
+    effective_from: str | None = None  # ISO dates
+    effective_to: str | None = None
+    repealed_on: str | None = None
+    repealed_by: str | None = None
+    successors: tuple[ArticleRef, ...] = ()
+    corresponding: ArticleRef | None = None  # same article in the version in force
+    upcoming_version: str | None = None  # newer version promulgated, not yet effective
+    upcoming_effective_from: str | None = None
+    paragraph_count: int | None = None
+    item_count: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """What the citation was resolved to."""
+
+    law: str
+    version_label: str | None
+    effective_from: str | None
+    effective_to: str | None
+    article_label: str | None
+    article_text: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FoundIn:
+    """Where a quote that does not match its article really is."""
+
+    law: str
+    article_label: str
+    version_label: str | None
+    score: float
+    where: Literal["same_law", "other_version", "elsewhere"]
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteCheck:
+    """The quote check of one citation: verdict none when the answer quotes nothing."""
+
+    verdict: Literal["match", "partial", "mismatch", "none"]
+    score: float | None = None
+    found_in: tuple[FoundIn, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One citation with its status, reason, facts and content checks.
+
+    `citation` is the extractor's `Citation` (typed loosely here so models import no
+    algorithm or extractor code).
+    """
+
+    citation: Any
+    status: Status
+    reason: Reason
+    facts: Facts
+    resolved: Resolved | None
+    quote_check: QuoteCheck
+    number_conflicts: tuple[NumberConflict, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Counts per status: 已校对 6 条 · 现行有效 5 · 已废止 1 · 尚未生效 0 · 未能核验 0."""
+
+    total: int
+    verified: int
+    deprecated: int
+    not_yet_effective: int
+    unverified: int
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """Every citation of one answer with its verdict, checked as of one date."""
+
+    as_of: str
+    verdicts: tuple[Verdict, ...]
+    summary: Summary

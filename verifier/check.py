@@ -1,0 +1,111 @@
+"""The verifier's verbs: check an answer's text, or citations already extracted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+from weakref import WeakKeyDictionary
+from zoneinfo import ZoneInfo
+
+from extractor import Citation, Lexicon, extract
+from legaldb import StatuteRepository
+from legaldb.models import LawInfo, VersionInfo
+from verifier.classify import Classification, classify
+from verifier.content import NO_QUOTE, check_numbers, check_quote
+from verifier.models import STATUSES, CheckResult, QuoteCheck, Resolved, Summary, Verdict
+
+DEFAULT_TIMEZONE = "Asia/Shanghai"
+_LEXICONS: WeakKeyDictionary[StatuteRepository, Lexicon] = WeakKeyDictionary()
+
+
+def today(timezone: str = DEFAULT_TIMEZONE) -> date:
+    """Today's date in the given timezone (the default as-of date)."""
+    return datetime.now(ZoneInfo(timezone)).date()
+
+
+def lexicon_of(repo: StatuteRepository) -> Lexicon:
+    """The extractor's lexicon built from the repository's names (built once per repository)."""
+    lexicon = _LEXICONS.get(repo)
+    if lexicon is None:
+        lexicon = Lexicon.from_mapping(repo.lexicon())
+        _LEXICONS[repo] = lexicon
+    return lexicon
+
+
+def check(text: str, repo: StatuteRepository, as_of: date | None = None) -> CheckResult:
+    """Extract every citation of an answer and verify each one as of a date (default today)."""
+    citations = extract(text, lexicon_of(repo))
+    return check_citations(citations, repo, as_of or today())
+
+
+def _with_text(classification: Classification, repo: StatuteRepository) -> str | None:
+    version, article = classification.version, classification.article
+    if version is None or article is None or not version.has_text:
+        return None
+    found = repo.article_text(version.id, article.number, article.suffix)
+    return found.text if found else None
+
+
+def check_citations(
+    citations: Sequence[Citation], repo: StatuteRepository, as_of: date, *, content: bool = True
+) -> CheckResult:
+    """Verify already-extracted citations; `content=False` skips quote and number checks."""
+    classified = [
+        classify(repo, c.law or c.law_as_written, c.article, c.article_suffix, c.paragraph,
+                 c.item, as_of, c.version_hint)
+        for c in citations
+    ]  # fmt: skip
+    cited_laws: dict[int, tuple[LawInfo, VersionInfo]] = {
+        k.law.id: (k.law, k.version)
+        for k in classified
+        if k.law is not None and k.version is not None and k.version.has_text
+    }
+    verdicts = []
+    for citation, k in zip(citations, classified, strict=True):
+        article_text = _with_text(k, repo)
+        quote_check: QuoteCheck = NO_QUOTE
+        conflicts: tuple = ()
+        if content:
+            quote = citation.quote.text if citation.quote else None
+            number = k.article.number if k.article else citation.article
+            suffix = k.article.suffix if k.article else citation.article_suffix
+            quote_check = check_quote(
+                repo, quote, article_text, k.law, k.version, number, suffix,
+                [pair for law_id, pair in cited_laws.items() if k.law is None or law_id != k.law.id],
+            )  # fmt: skip
+            claim = citation.claim.text if citation.claim else None
+            conflicts = check_numbers(claim, quote, article_text)
+        status, reason = k.status, k.reason
+        if (
+            status == "verified"
+            and quote_check.verdict != "match"
+            and quote_check.found_in
+            and quote_check.found_in[0].where == "other_version"
+            and quote_check.found_in[0].score >= 0.8
+        ):
+            # The answer recites the article as an earlier (or later) version had it.
+            status, reason = "deprecated", "superseded"
+        resolved = k.resolved
+        if resolved is not None and article_text is not None:
+            resolved = Resolved(
+                resolved.law, resolved.version_label, resolved.effective_from,
+                resolved.effective_to, resolved.article_label, article_text,
+            )  # fmt: skip
+        verdicts.append(
+            Verdict(citation, status, reason, k.facts, resolved, quote_check, conflicts)
+        )
+    return CheckResult(as_of.isoformat(), tuple(verdicts), summarize(verdicts))
+
+
+def summarize(verdicts: Sequence[Verdict]) -> Summary:
+    """Counts per status."""
+    counts = dict.fromkeys(STATUSES, 0)
+    for verdict in verdicts:
+        counts[verdict.status] += 1
+    return Summary(
+        total=len(verdicts),
+        verified=counts["verified"],
+        deprecated=counts["deprecated"],
+        not_yet_effective=counts["notYetEffective"],
+        unverified=counts["unverified"],
+    )

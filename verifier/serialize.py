@@ -1,0 +1,86 @@
+"""Verdicts as JSON: the extractor's fields plus status, reason, facts, resolved and checks."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from verifier.models import CheckResult, Facts, Summary, Verdict
+
+# Badge label per status (and per reason where the status alone is not enough).
+BADGES: dict[str, str] = {
+    "verified": "现行有效",
+    "repealed": "已废止",
+    "deprecated": "已修改",
+    "notYetEffective": "尚未生效",
+    "unverified": "未能核验",
+}
+
+
+def badge_label(verdict: Verdict) -> str:
+    """现行有效 / 已废止 / 已修改 / 尚未生效 / 未能核验."""
+    if verdict.status == "deprecated" and verdict.reason == "repealed":
+        return BADGES["repealed"]
+    return BADGES[verdict.status]
+
+
+def _drop_empty(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_empty(v) for k, v in value.items() if v is not None and v != ()}
+    if isinstance(value, list | tuple):
+        return [_drop_empty(v) for v in value]
+    return value
+
+
+def facts_to_json(facts: Facts) -> dict[str, Any]:
+    """The facts that apply (None and empty fields left out)."""
+    result: dict[str, Any] = _drop_empty(asdict(facts))
+    return result
+
+
+def verdict_to_json(verdict: Verdict) -> dict[str, Any]:
+    """One citation object of `lexgate check --json` and of the API."""
+    data: dict[str, Any] = verdict.citation.to_json()
+    data.update(
+        status=verdict.status,
+        reason=verdict.reason,
+        badge=badge_label(verdict),
+        facts=facts_to_json(verdict.facts),
+        resolved=asdict(verdict.resolved) if verdict.resolved else None,
+        quote_check={
+            "verdict": verdict.quote_check.verdict,
+            "score": verdict.quote_check.score,
+            "found_in": [asdict(f) for f in verdict.quote_check.found_in],
+        },
+        number_conflicts=[asdict(c) for c in verdict.number_conflicts],
+    )
+    return data
+
+
+def summary_to_json(summary: Summary) -> dict[str, Any]:
+    """Counts per status, with the keys of the issue (notYetEffective spelled as a status)."""
+    return {
+        "total": summary.total,
+        "verified": summary.verified,
+        "deprecated": summary.deprecated,
+        "notYetEffective": summary.not_yet_effective,
+        "unverified": summary.unverified,
+        "line": summary_line(summary),
+    }
+
+
+def summary_line(summary: Summary) -> str:
+    """已校对 6 条 · 现行有效 5 · 已废止 1 · 尚未生效 0 · 未能核验 0."""
+    return (
+        f"已校对 {summary.total} 条 · 现行有效 {summary.verified} · 已废止 {summary.deprecated}"
+        f" · 尚未生效 {summary.not_yet_effective} · 未能核验 {summary.unverified}"
+    )
+
+
+def result_to_json(result: CheckResult) -> dict[str, Any]:
+    """The whole check of one answer."""
+    return {
+        "as_of": result.as_of,
+        "citations": [verdict_to_json(v) for v in result.verdicts],
+        "summary": summary_to_json(result.summary),
+    }
