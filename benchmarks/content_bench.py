@@ -1,7 +1,7 @@
 """The verifier's content checks on the development data: quote accuracy, thresholds, speed.
 
-    .venv/bin/python benchmarks/content_bench.py accuracy    # quote_dev accuracy + threshold study
-    .venv/bin/python benchmarks/content_bench.py speed       # compare_quote, best_location, numbers
+    .venv/bin/python -m benchmarks.content_bench accuracy   # quote_dev accuracy, threshold study
+    .venv/bin/python -m benchmarks.content_bench speed      # compare_quote, QuoteIndex, numbers
 
 The accuracy harness stands in for the pipeline until the extractor and the statute database
 are wired: the quote is the answer's text after "第…条(的)规定：" (enclosing “” dropped), and the
@@ -192,11 +192,14 @@ def _locate_figures(
 
 
 def _timed(label: str, items: int, func: Callable[[], object]) -> None:
-    """Run func once; print the time per item and items per second."""
-    started = time.perf_counter()
+    """Run func once; print wall and CPU time per item (CPU time is steadier on a busy host)."""
+    wall, cpu = time.perf_counter(), time.process_time()
     func()
-    elapsed = time.perf_counter() - started
-    print(f"  {label}: {elapsed * 1000 / items:.3f} ms each, {items / elapsed:,.0f}/s")
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(
+        f"  {label}: {wall * 1000 / items:.3f} ms each ({items / wall:,.0f}/s); "
+        f"CPU {cpu * 1000 / items:.3f} ms each"
+    )
 
 
 def speed() -> None:

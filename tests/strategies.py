@@ -207,7 +207,9 @@ def written_amounts(draw: st.DrawFn) -> tuple[int, str]:
     value = draw(st.integers(min_value=0, max_value=10**12))
     forms = [int_to_cn(value), str(value), f"{value:,}"]
     if value and value % 10_000 == 0:
-        forms += [f"{value // 10_000}万", f"{int_to_cn(value // 10_000)}万"]
+        forms.append(f"{value // 10_000}万")  # 390625万: Arabic before 万 may exceed 万
+        if value < 100_000_000:
+            forms.append(f"{int_to_cn(value // 10_000)}万")  # Chinese: 亿 takes over
     if value and value % 100_000_000 == 0:
         forms += [f"{value // 100_000_000}亿", f"{int_to_cn(value // 100_000_000)}亿"]
     return value, draw(st.sampled_from(forms))

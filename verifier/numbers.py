@@ -47,7 +47,7 @@ _QUANTITY = re.compile(
           | 倍                                                      # multiples
           | 周岁|岁                                                 # ages
           | 个?工作日|个?小时|个?星期|个月|日|天|周(?!岁)|年           # durations
-          | 人(?!民)|名(?![义称誉])|位|次(?!性)|户|家(?!庭|属)|件|票      # counts
+          | 人(?!民|有限|公司)|名(?![义称誉])|位|次(?!性)|户|家(?!庭|属)|件|票  # counts
         )
     )
     (?P<post>以上|以下|以内|之内|内(?!容))?
@@ -142,6 +142,8 @@ def _classify(match: re.Match[str], text: str) -> tuple[QuantityKind, float, str
         if base == "日" and match.start() > 0 and text[match.start() - 1] in "月号":
             return None  # a date: 8月1日
         return "duration", value * _DAYS[base], unit
+    if numeral == "一":
+        return None  # 一名下岗职工, 一家医院: an article in the grammatical sense, not a count
     return "count", value, unit
 
 

@@ -9,14 +9,17 @@ for the study behind them):
 - MATCH_SCORE 0.80: a match. On the development data (quote_dev, and all 1,717 labelled
   recitations of recite_dev) every faithful recitation scores 1.0 and no other text above
   0.75; recitations with 5% of their characters changed still score >= 0.85.
-- PARTIAL_SUPPORT 0.50: below MATCH_SCORE, the verdict is partial when at least half of the
-  quote (by characters, clause by clause) is found in the article: a real fragment cut short,
-  or the article padded with other text; else mismatch.
-- CLAUSE_FOUND 0.80: a clause of the quote counts as found in the article when its best
+- PARTIAL_SUPPORT 0.50 and PARTIAL_SCORE 0.40: below MATCH_SCORE, the verdict is partial when
+  at least half of the quote (by characters, clause by clause) is found in the article and the
+  score is at least 0.40: a real fragment cut short, an old version's wording, the article
+  padded with a little other text. Otherwise mismatch (the score floor keeps a long invented
+  text that only shares stock phrases such as 处三年以下有期徒刑 from being partial; 95% of the
+  development mismatches score below 0.40).
+- CLAUSE_FOUND 0.80, CLAUSE_MIN_CHARS 4: a clause of the quote (split at 。；！？：， and line
+  breaks; clauses under 4 characters are ignored) counts as found in the article when its best
   alignment with an article passage of its own length has at least this similarity.
-- LOCATION_MIN_SCORE 0.60: `best_location` reports candidates scoring at least this; below
-  it a text shares little more than legal phrasing (95% of the development mismatches score
-  below 0.40).
+- LOCATION_MIN_SCORE 0.60: `best_location` and `QuoteIndex.locate` report candidates scoring
+  at least this: a text that shares most of its wording with the quote.
 """
 
 from __future__ import annotations
@@ -40,8 +43,10 @@ from verifier.textnorm_quote import (
 
 MATCH_SCORE = 0.80
 PARTIAL_SUPPORT = 0.50
+PARTIAL_SCORE = 0.40
 CLAUSE_FOUND = 0.80
 LOCATION_MIN_SCORE = 0.60
+CLAUSE_MIN_CHARS = 4
 # Where a quote is from: only this many candidates, ranked by shared rare bigrams, are scored
 # exactly; bigrams in more than PREFILTER_COMMON_SHARE of the candidates (and at least
 # PREFILTER_COMMON_MIN of them: 应当, 规定 …) do not rank; a candidate whose length differs
@@ -84,7 +89,7 @@ def _best_span(quote: str, sentences: Sequence[str]) -> _Span:
 def _support(quote: str, article: str) -> float:
     """Share of the quote's characters in clauses found in the article (normalised article)."""
     clauses = [normalize_for_compare(c) for c in split_clauses(quote)]
-    clauses = [c for c in clauses if c]
+    clauses = [c for c in clauses if len(c) >= CLAUSE_MIN_CHARS]
     total = sum(len(c) for c in clauses)
     if not total or not article:
         return 0.0
@@ -95,7 +100,7 @@ def _support(quote: str, article: str) -> float:
 def _verdict(score: float, support: float) -> QuoteVerdict:
     if score >= MATCH_SCORE:
         return "match"
-    return "partial" if support >= PARTIAL_SUPPORT else "mismatch"
+    return "partial" if support >= PARTIAL_SUPPORT and score >= PARTIAL_SCORE else "mismatch"
 
 
 @dataclass(frozen=True, slots=True)

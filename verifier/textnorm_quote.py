@@ -30,7 +30,7 @@ _NOT_WORD = re.compile(r"[\W_]+")
 # Where sentences of an article end: a quote is compared with runs of whole sentences.
 SENTENCE_END = re.compile(r"(?<=[。；;！？!?：:\n])")
 # Where clauses of a quote end, for measuring how much of the quote the article contains.
-CLAUSE_END = re.compile(r"[。；;！？!?\n]+")
+CLAUSE_END = re.compile(r"[。；;！？!?：:，,\n]+")
 
 _NUMERAL = r"[零〇一二两三四五六七八九十百千\d]+"
 _LABEL = rf"第{_NUMERAL}条(?:之[一二三四五六七八九十]+)?"
@@ -63,7 +63,7 @@ def split_sentences(text: str) -> list[str]:
 
 
 def split_clauses(text: str) -> list[str]:
-    """A quote's clauses (ending at 。；！？ or a line break), empty ones dropped."""
+    """A quote's clauses (ending at 。；！？：， or a line break), empty ones dropped."""
     return [part for part in CLAUSE_END.split(text) if part.strip()]
 
 

@@ -77,6 +77,8 @@ NOT_QUANTITIES = [
     ("（一）用人单位", "list marker"),
     ("一次性支付", "一次性 is an adverb"),
     ("人民法院", "人民 is no count of people"),
+    ("一人有限责任公司", "a kind of company"),
+    ("我是一名下岗职工", "一名: a, not a count"),
     ("第一百二十条之一", "article label with suffix"),
 ]
 

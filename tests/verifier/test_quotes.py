@@ -100,8 +100,14 @@ VERDICTS = [
         "mismatch",
     ),
     (
-        "invented-on-the-same-topic",
+        "half-invented",  # its first and last clauses are the article's
         "为了保护消费者的合法权益，维护社会和谐稳定，促进经济发展，制定本法。",
+        CONSUMER_1,
+        "partial",
+    ),
+    (
+        "invented-on-the-same-topic",
+        "消费者有权要求经营者提供真实的商品信息，经营者不得欺骗消费者。",
         CONSUMER_1,
         "mismatch",
     ),
