@@ -1,0 +1,205 @@
+"""The pre-scan: one regular expression finds the spans the grammar then parses.
+
+A candidate is either a chain — an optional law part (《title》, “name”, 本法 …), a gap (的,
+spaces, 第二章 …) and a run of references (第…条…款…项, lists, ranges) — or a lone 《title》
+(a law mentioned without an article, which 本法/该法 and continuations may refer to later).
+Bare names (劳动合同法第八十二条) cannot be found going forward, so for a run with no law part
+the text just before it is looked up in the lexicon, then tried as a plausible name.
+
+Every repetition in the pattern is bounded or over a single character class, and no two
+alternatives can both consume the same text at length, so the scan stays linear.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extractor.lexicon import Lexicon
+
+# ---------------------------------------------------------------- pieces of the pattern
+_S = r"[ \t\u3000\xa0]*"
+_N = r"(?:[0-9０-９]{1,5}|[零〇一二两三四五六七八九十百千]{1,8})"
+_ITEM_N = r"(?:[0-9０-９]{1,3}|[一二三四五六七八九十]{1,3})"
+# 条 used as a measure word (第三条肋骨, 第二条路) is not an article.
+_NOT_ARTICLE = (
+    r"(?!肋|路|街|河|线|鱼|狗|腿|船|短信|信息|消息|微博|评论|建议|理由|途径|出路|人命|命)"
+)
+_ARTICLE = rf"第{_S}{_N}{_S}条{_NOT_ARTICLE}(?:{_S}之[一二三四五六七八九十]{{1,3}})?"
+_PARAGRAPH = rf"第{_S}{_N}{_S}款"
+_ITEM = rf"第{_S}(?:{_N}|[（(]{_S}{_ITEM_N}{_S}[）)]){_S}项"
+_ARTICLE_GROUP = rf"{_ARTICLE}(?:{_S}{_PARAGRAPH})?(?:{_S}{_ITEM})?"
+_RANGE = rf"第{_S}{_N}{_S}(?:条{_S})?(?:至|到|[-－—–~～]){_S}(?:第{_S})?{_N}{_S}条{_NOT_ARTICLE}"
+_MEMBER = rf"(?:{_RANGE}|{_ARTICLE_GROUP}|{_PARAGRAPH}(?:{_S}{_ITEM})?|{_ITEM})"
+_SEP = rf"{_S}(?:[、，,]|以及|和|及|与|或者|或){_S}"
+RUN = rf"(?:{_RANGE}|{_ARTICLE_GROUP})(?:{_SEP}{_MEMBER})*"
+
+LAW_SUFFIX = r"(?:法典|法|条例|规定|办法|解释|决定|细则|规则|通则|总则|标准|意见|批复|公约|纲要|规范|规程|准则|措施|答复|通知|修正案)"
+TITLE = r"《(?:[^《》\n]|《[^《》\n]{0,60}》){1,100}》"
+_TITLE_TAIL = (
+    r"(?:若干问题的(?:解释|规定|意见)|[\u4e00-\u9fff]{0,8}?编?的解释|实施(?:条例|细则|办法|意见)"
+    r"|司法解释|解释)(?:[（(][一二三四五六七八九十]{1,3}[）)])?"
+)
+_NOTE = r"[（(][^（）()\n]{1,30}[）)]"
+_QUOTED_NAME = rf"“[^“”\n]{{0,38}}{LAW_SUFFIX}”"
+REF_WORDS = (
+    "本法|该法|同法|此法|上述法律|前述法律|上述法|该条例|本条例|此条例|该规定|本规定"
+    "|该解释|本解释|该办法|本办法|该细则|本细则|该决定|本决定"
+)
+_HTML = r"</?[a-zA-Z][^<>\n]{0,30}>"
+_DIVISION = rf"第{_S}{_N}{_S}[编章节](?:{_S}(?:(?!第)[\u4e00-\u9fff]){{1,12}})?"
+_GAP_ITEM = rf"(?:[\s\u3000\xa0]+|的|中|总则|分则|附则|{_HTML}|{_DIVISION})"
+_LAW = (
+    rf"(?:(?P<title>{TITLE})(?:{_S}{_TITLE_TAIL})?|(?P<quoted>{_QUOTED_NAME})|(?P<ref>{REF_WORDS}))"
+    rf"(?:{_S}{_NOTE})?"
+)
+CANDIDATE_RE = re.compile(rf"(?:{_LAW}(?:{_GAP_ITEM}){{0,6}})?(?P<run>{RUN})|(?P<mention>{TITLE})")
+
+# ---------------------------------------------------------------- looking back from a run
+_GAP_TAIL_RE = re.compile(rf"(?:{_GAP_ITEM}){{1,6}}$")
+_SPACING_TAIL_RE = re.compile(rf"(?:[\s\u3000\xa0]+|的|中|{_HTML}){{1,6}}$")
+_NOTE_TAIL_RE = re.compile(rf"{_NOTE}{_S}$")
+_NAME_CHARS_RE = re.compile(r"[\u4e00-\u9fff（）()·]{1,30}$")
+_LAW_SUFFIX_RE = re.compile(rf"{LAW_SUFFIX}$")
+_LEADING_WORDS_RE = re.compile(
+    r"^(?:根据|依据|依照|按照|参照|参考|参见|对照|结合|违反|适用|援引|引用|详见|查阅|符合|"
+    r"即|如|见|和|及|与|或|并|在|按|依|据|照|我国|现行|相关|有关)+"
+)
+# Words that may stand right before a bare 第…条 that continues the law cited before it.
+_CONTINUATION_WORDS = (
+    "根据|依据|依照|按照|参照|参考|参见|对照|结合|违反|适用|援引|引用|详见|查阅|符合|即|如|见|"
+    "和|及|与|或|或者|以及|并|且|同时|此外|另外|其中|还有|还|也|又|再|则|在|是|为|对|按|依|据|照|"
+    "由|于|属于|构成|包括|及其|等|法律依据|依据是|相关法条|法条"
+)
+_CONTINUATION_RE = re.compile(rf"(?:{_CONTINUATION_WORDS})$")
+# A name ending in 本法/该法 is a ref word with a word before it (依照本法); 合同法 is a name.
+_REF_WORD_TAIL_RE = re.compile(rf"^(?:{REF_WORDS})$|(?:本法|该法|此法)$")
+_GENERIC_NAMES = frozenset(
+    {
+        *("法", "法律", "法规", "规定", "办法", "条例", "解释", "决定", "细则", "规则"),
+        *("标准", "意见", "通知", "相关规定", "有关规定", "司法解释", "上述规定", "以上规定"),
+        *("前述规定", "下列规定", "相关法律", "有关法律", "法律法规", "相关法律法规"),
+        *("有关法律法规", "国家规定", "具体规定", "明确规定", "法律规定", "上述法律规定"),
+        *("该法律", "此法律"),
+    }
+)
+# 《…》 that name documents, not statutes: 《劳动合同》第五条 is a clause of a contract.
+_NOT_A_LAW_RE = re.compile(
+    r"(?:合同|协议|协议书|合同书|契约|章程|条款|起诉状|判决书|裁定书|决定书|通知书|说明书|"
+    r"承诺书|申请书|声明|欠条|借条|收据|须知|手册|公告)$"
+)
+_NAME_WINDOW = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A span of the answer for the grammar (`chain`) or a lone title (`mention`)."""
+
+    kind: str  # "chain" or "mention"
+    start: int
+    end: int
+    name: str | None = None  # the law as written, for a mention
+
+
+def is_law_like(name: str) -> bool:
+    """A written name that may be a statute (not a contract or other document)."""
+    return bool(name) and not _NOT_A_LAW_RE.search(name)
+
+
+def _strip_gap(text: str, end: int, spacing_only: bool = False) -> int:
+    """Move `end` left over a gap (spaces, 的, 第二章 …) that may stand between law and run."""
+    window = text[max(0, end - 30) : end]
+    match = (_SPACING_TAIL_RE if spacing_only else _GAP_TAIL_RE).search(window)
+    if match:
+        end -= len(window) - match.start()
+    note = _NOTE_TAIL_RE.search(text[max(0, end - 34) : end])
+    if note:
+        end -= len(note.group(0))
+    return end
+
+
+def _plausible_name(text: str, end: int) -> int | None:
+    """Start of a law name written without 《》 that ends at `end`, by its shape alone."""
+    match = _NAME_CHARS_RE.search(text[max(0, end - 30) : end])
+    if not match:
+        return None
+    name = match.group(0)
+    if "的" in name:
+        name = name[name.rindex("的") + 1 :]
+    lead = _LEADING_WORDS_RE.match(name)
+    if lead and len(name) - lead.end() >= 2:
+        name = name[lead.end() :]
+    if (
+        len(name) < 2
+        or name in _GENERIC_NAMES
+        or not _LAW_SUFFIX_RE.search(name)
+        or _REF_WORD_TAIL_RE.search(name)
+    ):
+        return None
+    return end - len(name)
+
+
+def bare_name(text: str, end: int, lexicon: Lexicon | None) -> tuple[int, int] | None:
+    """(start, end) of a law name written without 《》 that ends right before `end`.
+
+    The name may end right there, or before a gap (民法总则第一条 is a name, 社会保险法第二章
+    第十五条 has a chapter in between); the lexicon is asked first, then the name's shape.
+    """
+    ends = [_strip_gap(text, end, spacing_only=True), _strip_gap(text, end)]
+    if lexicon is not None:
+        for name_end in ends:
+            length = lexicon.longest_suffix(text[max(0, name_end - _NAME_WINDOW) : name_end])
+            if length:
+                return name_end - length, name_end
+    for name_end in ends:
+        name_start = _plausible_name(text, name_end)
+        if name_start is not None:
+            return name_start, name_end
+    return None
+
+
+def continues(text: str, end: int) -> bool:
+    """Whether a bare run starting at `end` may continue the law cited before it.
+
+    It may after punctuation, a line break or the start of the answer, or after a word such
+    as 根据/和/同时; not after a noun (合同第五条 is a clause of a contract).
+    """
+    end = _strip_gap(text, end)
+    if end == 0:
+        return True
+    previous = text[end - 1]
+    if not ("\u4e00" <= previous <= "\u9fff"):
+        return True
+    return bool(_CONTINUATION_RE.search(text[max(0, end - 6) : end]))
+
+
+def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate]:
+    """All candidate spans of `text`, in order, not overlapping."""
+    found: list[Candidate] = []
+    last_end = 0
+    for match in CANDIDATE_RE.finditer(text):
+        if match.group("mention") is not None:
+            title = match.group("mention")
+            found.append(Candidate("mention", match.start(), match.end(), title[1:-1]))
+            last_end = match.end()
+            continue
+        start, end = match.start(), match.end()
+        if match.group("title") is not None:
+            if not is_law_like(match.group("title")[1:-1]):
+                last_end = end
+                continue
+        elif match.group("ref") is not None:
+            # 合同法 ends with 同法, 基本法 with 本法: a longer name wins over the ref word.
+            name = bare_name(text, match.end("ref"), lexicon)
+            if name is not None and name[1] == match.end("ref") and name[0] < match.start("ref"):
+                start = max(name[0], last_end)
+        elif match.group("quoted") is None:
+            name = bare_name(text, start, lexicon)
+            if name is not None and name[0] >= last_end:
+                start = name[0]
+            elif not continues(text, start):
+                last_end = end
+                continue
+        found.append(Candidate("chain", start, end))
+        last_end = end
+    return found

@@ -1,0 +1,148 @@
+"""Context resolution: which law each parsed chain cites, and its quote and claim.
+
+- An explicit law (《title》, a bare or quoted name) is resolved through the lexicon: the
+  canonical name where known, else the name as written.
+- 本法/该法/同法/上述法律 … take the law cited or mentioned last before them (inside a
+  recited article that is the law being recited).
+- A bare run (第四十四条, ，第十四条) continues the law cited or mentioned last, if that
+  was at most `MAX_CONTINUATION` characters before it; else it is no citation.
+- List members after the first (第十九条、第二十一条; 第四项、第五项) are implicit; a 款/项
+  alone takes the article (and 款) of the member before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extractor.candidates import LAW_SUFFIX, Candidate, is_law_like
+from extractor.errors import SpanParseError
+from extractor.grammar import parse_span
+from extractor.lexicon import Lexicon
+from extractor.models import Chain, Citation, LawMention, Quote, Reference
+from extractor.quotes import find_claim, find_quote
+
+MAX_CONTINUATION = 1500  # characters between the last law and a bare 第…条 that continues it
+_PREFIX_RE = re.compile(
+    r"(?P<hint>原|旧|(?:\d{4}|[一二〇零○]{4})年(?:修正|修订|修改)?|修(?:订|正|改)前)(?:的|版)?$"
+)
+_LAW_SHAPE_RE = re.compile(rf"{LAW_SUFFIX}(?:[（(][一二三四五六七八九十]{{1,3}}[）)])?$")
+_CLOSERS = '”"」』’'
+
+
+@dataclass(slots=True)
+class _Antecedent:
+    """The law cited or mentioned last, and where."""
+
+    law: str | None = None
+    position: int = -1
+
+
+def _version_prefix(text: str, start: int) -> str | None:
+    """A version qualifier written before the law: 原《合同法》, 2018年《公司法》."""
+    match = _PREFIX_RE.search(text[max(0, start - 10) : start])
+    return match.group("hint") if match else None
+
+
+def _resolve(name: str, lexicon: Lexicon | None) -> str:
+    return (lexicon.resolve(name) if lexicon is not None else None) or name
+
+
+def _mention_law(name: str, lexicon: Lexicon | None) -> str | None:
+    """The law a lone 《title》 names, if it looks like a statute at all."""
+    if not is_law_like(name):
+        return None
+    if lexicon is not None and (found := lexicon.resolve(name)):
+        return found
+    return name if _LAW_SHAPE_RE.search(name) else None
+
+
+def _citations_of_chain(
+    text: str,
+    offset: int,
+    chain: Chain,
+    law: str | None,
+    law_mention: LawMention | None,
+    version_hint: str | None,
+    quote: Quote | None,
+) -> list[Citation]:
+    explicit = law_mention is not None and law_mention.kind != "ref_word"
+    citations: list[Citation] = []
+    previous: Reference | None = None
+    for index, ref in enumerate(chain.references):
+        if ref.article is None:  # a 款/项 alone: of the article of the member before it
+            if previous is None or previous.article is None:
+                continue
+            ref = Reference(
+                ref.start,
+                ref.end,
+                previous.article,
+                previous.article_suffix,
+                ref.paragraph if ref.paragraph is not None else previous.paragraph,
+                ref.item,
+            )
+        if ref.article is None:  # pragma: no cover - set just above
+            continue
+        first = index == 0
+        start = offset + (law_mention.start if first and law_mention else ref.start)
+        end = offset + ref.end
+        claim_end = end
+        if quote is not None and text[quote.end : quote.end + 1] in _CLOSERS:
+            claim_end = max(end, quote.end + 1)
+        citations.append(
+            Citation(
+                surface=text[start:end],
+                start=start,
+                end=end,
+                law_as_written=law_mention.text if explicit and law_mention else None,
+                law=law,
+                implicit=not (first and explicit),
+                article=ref.article,
+                article_suffix=ref.article_suffix,
+                paragraph=ref.paragraph,
+                item=ref.item,
+                range=ref.range,
+                version_hint=version_hint,
+                quote=quote,
+                claim=find_claim(text, start, claim_end),
+            )
+        )
+        previous = ref
+    return citations
+
+
+def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> list[Citation]:
+    """Citations of all candidates, in order, with laws, quotes and claims resolved."""
+    antecedent = _Antecedent()
+    citations: list[Citation] = []
+    chain_starts = [c.start for c in candidates if c.kind == "chain"] + [len(text)]
+    next_chain = 0
+    for candidate in candidates:
+        if candidate.kind == "mention":
+            law = _mention_law(candidate.name or "", lexicon)
+            if law is not None:
+                antecedent = _Antecedent(law, candidate.end)
+            continue
+        next_chain += 1
+        try:
+            chain = parse_span(text[candidate.start : candidate.end])
+        except SpanParseError:
+            continue
+        mention = chain.law
+        version_hint = None
+        if mention is None or mention.kind == "ref_word":
+            if mention is None and candidate.start - antecedent.position > MAX_CONTINUATION:
+                continue
+            law = antecedent.law
+            if mention is None and law is None:
+                continue
+        else:
+            law = _resolve(mention.text, lexicon)
+            version_hint = mention.version_hint or _version_prefix(text, candidate.start)
+        quote = find_quote(text, candidate.start + chain.end, chain_starts[next_chain])
+        citations.extend(
+            _citations_of_chain(text, candidate.start, chain, law, mention, version_hint, quote)
+        )
+        if law is not None:
+            antecedent = _Antecedent(law, candidate.end)
+    return citations

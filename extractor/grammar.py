@@ -1,0 +1,160 @@
+"""The citation grammar (citation.lark) and the transformer that reads its trees.
+
+`parse_span` parses one candidate span cut out by the pre-scan and returns a `Chain` with
+offsets relative to the span; results are memoised on the span text, since real answers
+repeat the same citations over and over.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import LarkError
+
+from extractor.errors import SpanParseError
+from extractor.models import Chain, LawMention, Reference
+from textnorm import cn_to_int
+
+MAX_RANGE = 30  # a range wider than this yields its two ends only (第1至1000条 is noise)
+_CN_NUMERAL = set("一二三四五六七八九十")
+
+PARSER = Lark.open(
+    "citation.lark",
+    rel_to=__file__,
+    parser="lalr",
+    strict=True,
+    propagate_positions=True,
+    cache=True,  # building the lexer checks terminal collisions (seconds); cached in tmp
+)
+
+
+class _Part(NamedTuple):
+    """A 款 or 项 inside a reference, before it is folded into the Reference."""
+
+    unit: str  # 款 or 项
+    number: int
+    start: int
+    end: int
+
+
+def _number(token: Token) -> int:
+    return cn_to_int(str(token).strip("（）() \t"))
+
+
+def _law(kind: str, name_token: Token, *rest: Token) -> LawMention:
+    """A LawMention from the name token and an optional TITLE_TAIL and NOTE."""
+    text = str(name_token)
+    if kind in ("title", "quoted"):
+        text = text[1:-1]
+    text = text.strip()
+    end = name_token.end_pos
+    version_hint = None
+    for token in rest:
+        end = token.end_pos
+        if token.type == "TITLE_TAIL":
+            text += str(token)
+            continue
+        note = str(token)[1:-1].strip()
+        if note and all(ch in _CN_NUMERAL for ch in note):
+            text += f"（{note}）"  # 《…解释》（三）: the number belongs to the name
+        elif not note.startswith(("以下简称", "下称", "简称")):
+            version_hint = note
+    return LawMention(kind, text, name_token.start_pos or 0, end or 0, version_hint)  # type: ignore[arg-type]
+
+
+@v_args(inline=True)
+class ChainBuilder(Transformer[Token, Any]):
+    """Parse tree of one span → `Chain` (laws, references; numerals as ints)."""
+
+    def start(self, *children: Any) -> Chain:
+        law = children[0] if isinstance(children[0], LawMention) else None
+        references: tuple[Reference, ...] = children[-1]
+        return Chain(law, references, max(ref.end for ref in references))
+
+    def titled_law(self, title: Token, *rest: Token) -> LawMention:
+        return _law("title", title, *rest)
+
+    def named_law(self, name: Token, *rest: Token) -> LawMention:
+        return _law("name", name, *rest)
+
+    def quoted_law(self, name: Token, *rest: Token) -> LawMention:
+        return _law("quoted", name, *rest)
+
+    def ref_word_law(self, word: Token) -> LawMention:
+        return LawMention("ref_word", str(word), word.start_pos or 0, word.end_pos or 0)
+
+    def connector(self, *tokens: Token) -> None:
+        return None
+
+    part = connector
+    division = connector
+
+    def references(self, *children: Any) -> tuple[Reference, ...]:
+        refs: list[Reference] = []
+        for child in children:
+            if isinstance(child, Reference):
+                refs.append(child)
+            elif isinstance(child, tuple):
+                refs.extend(child)
+        return tuple(refs)
+
+    def paragraph(self, ordinal: Token, number: Token, unit: Token) -> _Part:
+        return _Part("款", _number(number), ordinal.start_pos or 0, unit.end_pos or 0)
+
+    def item(self, ordinal: Token, number: Token, unit: Token) -> _Part:
+        return _Part("项", _number(number), ordinal.start_pos or 0, unit.end_pos or 0)
+
+    def article(self, ordinal: Token, number: Token, unit: Token, *rest: Any) -> Reference:
+        suffix = None
+        end = unit.end_pos or 0
+        parts = {part.unit: part for part in rest if isinstance(part, _Part)}
+        for part in rest:
+            if isinstance(part, Token):  # SUFFIX
+                suffix = str(part)
+                end = part.end_pos or end
+        if parts:
+            end = max(part.end for part in parts.values())
+        paragraph, item = parts.get("款"), parts.get("项")
+        return Reference(
+            ordinal.start_pos or 0,
+            end,
+            _number(number),
+            suffix,
+            paragraph.number if paragraph else None,
+            item.number if item else None,
+        )
+
+    def paragraph_only(self, paragraph: _Part, item: _Part | None = None) -> Reference:
+        end = item.end if item else paragraph.end
+        return Reference(
+            paragraph.start, end, None, None, paragraph.number, item.number if item else None
+        )
+
+    def item_only(self, item: _Part) -> Reference:
+        return Reference(item.start, item.end, None, None, None, item.number)
+
+    def range(self, ordinal: Token, *rest: Token) -> tuple[Reference, ...]:
+        numbers = [_number(token) for token in rest if token.type == "NUM"]
+        low, high = numbers[0], numbers[-1]
+        start, end = ordinal.start_pos or 0, rest[-1].end_pos or 0
+        if low < high <= low + MAX_RANGE:
+            articles = list(range(low, high + 1))
+        else:
+            articles = [low] if low == high else [low, high]
+        return tuple(Reference(start, end, number, range=True) for number in articles)
+
+
+_BUILDER = ChainBuilder()
+
+
+@lru_cache(maxsize=16384)
+def parse_span(span: str) -> Chain:
+    """Parse one candidate span; raise SpanParseError where the grammar rejects it."""
+    try:
+        tree = PARSER.parse(span)
+    except LarkError as error:
+        raise SpanParseError(f"not a citation span: {span[:80]!r}") from error
+    chain: Chain = _BUILDER.transform(tree)
+    return chain

@@ -1,0 +1,116 @@
+"""The name lexicon: known law names and aliases, mapped to canonical names.
+
+Built from a mapping written name → canonical name (the database passes its laws and
+aliases in). Keys are normalised with `textnorm.normalize_name`; two kinds of alias are
+derived so that a plain list of formal names already works:
+- without the PRC prefix: 中华人民共和国劳动合同法 → also 劳动合同法;
+- interpretations named after a law: 最高人民法院关于适用《中华人民共和国婚姻法》若干问题的
+  解释（三） → also 婚姻法若干问题的解释（三） and 中华人民共和国婚姻法若干问题的解释（三）.
+An explicit entry always wins over a derived one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from extractor.errors import LexiconError
+from textnorm import normalize_name, strip_prc_prefix
+
+PRC_PREFIX = "中华人民共和国"
+_INNER_TITLE = re.compile(r"^最高人民法院关于(?:适用)?[《〈]([^《》〈〉]+)[》〉](.+)$")
+_BRACKETS = str.maketrans({"(": "（", ")": "）"})
+
+
+def _derived_aliases(name: str) -> list[str]:
+    """Aliases a formal name implies (before normalisation, so inner 《》 are still seen)."""
+    aliases = []
+    key = normalize_name(name)
+    if key.startswith(PRC_PREFIX) and len(key) > len(PRC_PREFIX) + 1:
+        aliases.append(strip_prc_prefix(key))
+    inner = _INNER_TITLE.match(name.strip())
+    if inner:
+        law, tail = normalize_name(inner.group(1)), normalize_name(inner.group(2))
+        aliases.append(law + tail)
+        aliases.append(strip_prc_prefix(law) + tail)
+    return aliases
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    """Known law names (normalised keys) → canonical names; immutable once built."""
+
+    names: Mapping[str, str]
+    lengths: tuple[int, ...] = field(default=())  # key lengths, longest first
+    last_chars: frozenset[str] = field(default=frozenset())
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, str]) -> Lexicon:
+        """Build from written name → canonical name; canonical names are keys too."""
+        explicit: dict[str, str] = {}
+        for written, canonical in mapping.items():
+            if not isinstance(written, str) or not isinstance(canonical, str):
+                raise LexiconError(f"lexicon entries must be strings: {written!r}")
+            key = normalize_name(written)
+            if not key or not canonical.strip():
+                raise LexiconError(f"empty law name in lexicon entry {written!r}")
+            explicit[key] = canonical.strip()
+        derived: dict[str, str] = {}
+        for written, canonical in mapping.items():
+            for name in (written, canonical):
+                derived.setdefault(normalize_name(name), canonical.strip())
+                for alias in _derived_aliases(name):
+                    derived.setdefault(alias, canonical.strip())
+        derived.update(explicit)
+        return cls(
+            names=MappingProxyType(derived),
+            lengths=tuple(sorted({len(k) for k in derived}, reverse=True)),
+            last_chars=frozenset(k[-1] for k in derived),
+        )
+
+    @classmethod
+    def from_names(cls, names: Iterable[str]) -> Lexicon:
+        """Build from formal names, each its own canonical name."""
+        return cls.from_mapping({name: name for name in names})
+
+    @classmethod
+    def from_json(cls, data: object) -> Lexicon:
+        """Build from parsed JSON: a mapping name → canonical, or a list of names."""
+        if isinstance(data, Mapping):
+            return cls.from_mapping(data)
+        if isinstance(data, list) and all(isinstance(name, str) for name in data):
+            return cls.from_names(data)
+        raise LexiconError("a lexicon is a JSON object (name → canonical) or a list of names")
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and normalize_name(name) in self.names
+
+    def resolve(self, name: str) -> str | None:
+        """The canonical name of a written name, trying with and without the PRC prefix."""
+        key = normalize_name(name)
+        found = self.names.get(key)
+        if found is None and key.startswith(PRC_PREFIX):
+            found = self.names.get(strip_prc_prefix(key))
+        if found is None and not key.startswith(PRC_PREFIX):
+            found = self.names.get(PRC_PREFIX + key)
+        return found
+
+    def longest_suffix(self, text: str) -> int:
+        """Length of the longest known name that `text` ends with (0: none).
+
+        `text` is raw answer text; only ASCII brackets are normalised, so a name broken by
+        spaces is not found (the caller strips spaces at the edges).
+        """
+        if not text or text[-1] not in self.last_chars:
+            return 0
+        text = text.translate(_BRACKETS)
+        size = len(text)
+        for length in self.lengths:
+            if length <= size and text[size - length :] in self.names:
+                return length
+        return 0

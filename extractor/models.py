@@ -1,0 +1,110 @@
+"""Frozen data types of the extractor: what `extract` returns and what the grammar yields.
+
+`Citation` is the public result. `LawMention`, `Reference` and `Chain` are what the grammar's
+transformer builds from one candidate span (offsets relative to the span); `extract` turns
+them into citations once the context (本法, continuations, the lexicon) is known.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+LawKind = Literal["title", "name", "quoted", "ref_word"]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A piece of the answer: `text == answer[start:end]`."""
+
+    text: str
+    start: int
+    end: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True, slots=True)
+class Quote(Span):
+    """The article content the answer gives for a citation (quote marks excluded)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One cited article (or 款/项 of it), with where it stands in the answer.
+
+    `law_as_written` is None for implicit citations (本法…, continuations, later list
+    members); `law` is the canonical name where the lexicon knows it, else the written or
+    inherited name, None when nothing before it names a law.
+    """
+
+    surface: str
+    start: int
+    end: int
+    law_as_written: str | None
+    law: str | None
+    implicit: bool
+    article: int
+    article_suffix: str | None = None
+    paragraph: int | None = None
+    item: int | None = None
+    range: bool = False
+    version_hint: str | None = None
+    quote: Quote | None = None
+    claim: Span | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The issue's JSON fields, plus range, version_hint and claim."""
+        return {
+            "surface": self.surface,
+            "start": self.start,
+            "end": self.end,
+            "law_as_written": self.law_as_written,
+            "law": self.law,
+            "implicit": self.implicit,
+            "article": self.article,
+            "article_suffix": self.article_suffix,
+            "paragraph": self.paragraph,
+            "item": self.item,
+            "quote": self.quote.to_json() if self.quote else None,
+            "range": self.range,
+            "version_hint": self.version_hint,
+            "claim": self.claim.to_json() if self.claim else None,
+        }
+
+
+# --- what the grammar yields for one candidate span (offsets relative to the span) ---
+
+
+@dataclass(frozen=True, slots=True)
+class LawMention:
+    """The law part of a span: 《title》, a bare name, “name” or 本法/该法 …"""
+
+    kind: LawKind
+    text: str  # as written, without 《》 or “”; the word itself for ref_word
+    start: int
+    end: int
+    version_hint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One article/款/项 reference; `article` None for a 款/项 that continues a list."""
+
+    start: int
+    end: int
+    article: int | None
+    article_suffix: str | None = None
+    paragraph: int | None = None
+    item: int | None = None
+    range: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """A parsed span: an optional law and its references in order."""
+
+    law: LawMention | None
+    references: tuple[Reference, ...]
+    end: int

@@ -1,0 +1,109 @@
+"""Quote and claim spans: the article text an answer gives, and the sentence a citation backs.
+
+A quote follows the citation: 规定：“…” (the marks excluded), 规定：…, 规定，…, 第X条：…, or
+the text running straight after the number (《劳动合同法》第四十七条 经济补偿按…). An unquoted
+recitation ends where the answer turns to its own comment (因此 …), at a blank line, or where
+the next citation starts (the labelling conventions of ../shared/eval/README.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractor.models import Quote, Span
+
+MAX_QUOTE = 5000  # characters; degenerate answers repeat one phrase for pages
+
+# What may stand between the citation and its content.
+_LEAD_RE = re.compile(
+    r"[ \t\u3000\xa0]*(?:的|之)?(?:相关|有关)?(?:明确|具体|中|里|也|还|亦)?"
+    r"(?P<verb>规定如下|规定了|规定|指出|提到|载明|写道|明确|表述为|内容为|内容如下|如下)?"
+    r"[ \t\u3000\xa0]*(?P<mark>[：:，,]?)[ \t\u3000\xa0\n]*"
+)
+_OPEN_QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
+# Text straight after the number that is the answer's own words, not the article's.
+_NOT_CONTENT_RE = re.compile(
+    r"(?:的|等|中|和|及|与|或|也|都|则|所|之|关于|对|以|为|是|就|已|还|并|才|来|里|内|上|下|后|前|时|"
+    r"即|进行|作出|相关|有关|规定|提到|指出|明确|要求|来看|而言|可知|可以看出|[第、，,。；;：:！？!?）)】\]”\"'])"
+)
+_HEADING_RE = re.compile(
+    r"^(?:【[^】\n]{1,20}】|\[[^\]\n]{1,20}\]|[\u4e00-\u9fff、]{2,20}罪[：:])[ \t\u3000\xa0,，:：]*"
+)
+# Where the answer turns to its own comment after a recitation.
+_COMMENT_RE = re.compile(
+    r"(?:[。！？!?；;]|[，,](?=因此|所以|因而|故而|由此|可见|据此|综上))[ \t\u3000\xa0]*"
+    r"(?=因此|所以|因而|故而|综上|由此|可见|据此|这意味着|这表明|这说明|也就是说|换句话说|简而言之|"
+    r"根据这一规定|根据该规定|根据此规定|根据上述|根据以上|依据上述|按照上述|基于此|在本案中|在此案中|"
+    r"在您的情况下|在你的情况下|在这种情况下|在这种情形下|如果您|如果你|您可以|你可以|建议|总之|"
+    r"需要注意|请注意|值得注意|具体来说|此外|另外|同时|但是|然而|不过|那么|所以说|这样|"
+    r"回答|答：|法律依据|相关法条|参考法条)"
+    r"|\n[ \t\u3000\xa0]*\n|<eoa>|</?[a-zA-Z][^<>\n]{0,30}>"
+)
+_TRAILING = " \t\u3000\xa0\n。；;，,"
+_CLAIM_END = "。！？；!?;\n"
+
+
+def _closing(text: str, open_at: int, limit: int) -> int | None:
+    """Index of the mark closing the quote opened at `open_at` (nested “” counted)."""
+    opener = text[open_at]
+    closer = _OPEN_QUOTES[opener]
+    depth = 0
+    for index in range(open_at + 1, min(limit, open_at + 1 + MAX_QUOTE)):
+        char = text[index]
+        if char == closer and (opener != closer or depth == 0):
+            if depth == 0:
+                return index
+            depth -= 1
+        elif char == opener and opener != closer:
+            depth += 1
+    return None
+
+
+def find_quote(text: str, after: int, limit: int) -> Quote | None:
+    """The content an answer gives for the citation ending at `after`, not past `limit`."""
+    lead = _LEAD_RE.match(text, after)
+    if lead is None:  # pragma: no cover - the pattern matches the empty string
+        return None
+    start = lead.end()
+    if start >= limit or start >= len(text):
+        return None
+    verb, mark = lead.group("verb"), lead.group("mark")
+    if text[start] in _OPEN_QUOTES and (mark or verb or start == after):
+        close = _closing(text, start, len(text))
+        if close is not None and close > start + 1:
+            return Quote(text[start + 1 : close], start + 1, close)
+        start += 1
+    elif not mark and (verb or "\n" in text[after:start] or _NOT_CONTENT_RE.match(text, start)):
+        return None
+    heading = _HEADING_RE.match(text, start)
+    if heading:
+        start = heading.end()
+    end = min(limit, len(text), start + MAX_QUOTE)
+    comment = _COMMENT_RE.search(text, start, end)
+    if comment:
+        end = comment.start() + (1 if text[comment.start()] in "。！？!?" else 0)
+    elif end == limit:
+        # The next citation starts here: the recitation ends with the sentence before it.
+        boundary = max(text.rfind(mark, start, end) for mark in "。！？!?；;\n")
+        if boundary > start:
+            end = boundary + 1
+    while end > start and text[end - 1] in _TRAILING:
+        end -= 1
+    if end - start < 2:
+        return None
+    return Quote(text[start:end], start, end)
+
+
+def find_claim(text: str, start: int, end: int) -> Span:
+    """The sentence around [start, end): split on 。！？； and line breaks."""
+    left = start
+    while left > 0 and text[left - 1] not in _CLAIM_END:
+        left -= 1
+    right = end
+    while right < len(text) and text[right] not in _CLAIM_END:
+        right += 1
+    if right < len(text) and text[right] in "。！？!?":
+        right += 1
+    while left < right and text[left] in " \t\u3000\xa0":
+        left += 1
+    return Span(text[left:right], left, right)
