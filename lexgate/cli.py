@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-import typer
+from datetime import date
+from functools import lru_cache
 
+import typer
+from sqlalchemy.exc import SQLAlchemyError
+
+from extractor import Lexicon
+from extractor.cli import register as register_extract
+from gate.cli import register as register_gate
+from legaldb import StatuteRepository
 from legaldb.cli import app as db_app
+from lexgate.settings import get_settings
+from verifier.cli import register as register_check
+from web.cli import register as register_web
 
 app = typer.Typer(
     name="lexgate",
@@ -13,6 +24,48 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(db_app, name="db")
+
+
+@lru_cache(maxsize=1)
+def _load_repository() -> StatuteRepository:
+    """The statute repository of the configured database (built by `lexgate db init`)."""
+    from legaldb import make_engine
+    from legaldb.repository import is_empty
+
+    settings = get_settings()
+    engine = make_engine(settings.database_url)
+    try:
+        empty = is_empty(engine)
+    except SQLAlchemyError as error:
+        typer.echo(f"error: the statute database cannot be read: {error}", err=True)
+        raise typer.Exit(1) from None
+    if empty:
+        typer.echo("error: the statute database is empty: run `lexgate db init` first.", err=True)
+        raise typer.Exit(1)
+    return StatuteRepository.load(engine)
+
+
+def _load_lexicon() -> Lexicon | None:
+    """The extractor's lexicon: every law name and alias of the statute database."""
+    from verifier import lexicon_of
+
+    return lexicon_of(_load_repository())
+
+
+register_extract(app, _load_lexicon)
+register_check(app, _load_repository)
+
+
+def _today() -> date:
+    """Today in the configured timezone: the default as-of date of `lexgate gate`."""
+    from verifier import today
+
+    return today(get_settings().timezone)
+
+
+register_gate(app, _load_repository, _today)
+
+register_web(app)  # serve, apikey
 
 
 if __name__ == "__main__":  # pragma: no cover

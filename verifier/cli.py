@@ -101,4 +101,4 @@ def register(app: typer.Typer, repository_loader: Callable[[], StatuteRepository
         if as_json:
             typer.echo(json.dumps(result_to_json(result), ensure_ascii=False, indent=2))
         else:
-            Console(highlight=False).print(render_answer(text, result))
+            Console(highlight=False, soft_wrap=True).print(render_answer(text, result))
