@@ -1,0 +1,1 @@
+"""Benchmarks: `make bench` runs every module here; figures go to docs/performance.md."""
