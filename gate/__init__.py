@@ -1,1 +1,44 @@
-"""gate package."""
+"""The quality gate: the decision on an answer after verification and before delivery.
+
+`evaluate` decides on one answer (pass, rerun, pass_boundary, no_citations) with the
+verifiable rate, the quality standards and the facts for a rerun; `run` drives a whole round of
+fact-injected reruns through a `Regenerator`; `premise` gives facts for the generation prompt.
+"""
+
+from gate.decide import assess, evaluate
+from gate.errors import GateError, RegeneratorError, RoundClosedError
+from gate.models import (
+    AttemptRecord,
+    Fact,
+    GateResult,
+    RerunRequest,
+    RoundRecord,
+    Standard,
+)
+from gate.policy import Policy
+from gate.premise import premise
+from gate.regenerator import OpenAIRegenerator, Regenerator
+from gate.rounds import Round, fail, open_round, run, submit
+
+__all__ = [
+    "AttemptRecord",
+    "Fact",
+    "GateError",
+    "GateResult",
+    "OpenAIRegenerator",
+    "Policy",
+    "Regenerator",
+    "RegeneratorError",
+    "RerunRequest",
+    "Round",
+    "RoundClosedError",
+    "RoundRecord",
+    "Standard",
+    "assess",
+    "evaluate",
+    "fail",
+    "open_round",
+    "premise",
+    "run",
+    "submit",
+]

@@ -50,3 +50,11 @@ class EmptyContentError(InvalidReplyError):
 
 class MissingLogprobsError(InvalidReplyError):
     """Logprobs were asked for and the reply has none for the first token."""
+
+
+class RoundClosedError(GateError):
+    """An attempt was submitted to a round that has already ended."""
+
+
+class GateInputError(GateError):
+    """The CLI's input is unusable: a missing file, a bad line, an invalid date."""

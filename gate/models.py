@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from gate.policy import Policy
+from verifier.models import Verdict
 
 
 class _Frozen(BaseModel):
@@ -50,3 +54,234 @@ class Completion(_Frozen):
     first_token_logprobs: FirstTokenLogprobs | None = Field(
         default=None, description="Present when logprobs were asked for."
     )
+
+
+# --- The decision on one answer (gate.decide, gate.standards, gate.facts) ---
+
+Decision = Literal["pass", "rerun", "pass_boundary", "no_citations"]
+"""pass: rate >= policy; rerun: below it with a failure the data can correct (or strict mode);
+pass_boundary: below it with failures only outside the data; no_citations: nothing cited."""
+
+Signal = Literal[
+    "article_not_found",
+    "paragraph_not_found",
+    "item_not_found",
+    "law_not_found",
+    "law_outside_coverage",
+    "repealed",
+    "superseded",
+    "article_deleted",
+    "not_yet_effective",
+    "effective_date_unknown",
+    "quote_mismatch",
+    "number_conflict",
+]
+"""What went wrong with one cited provision (docs/gate.md lists which signals are correctable)."""
+
+CORRECTABLE_SIGNALS: frozenset[str] = frozenset(
+    {
+        "article_not_found",
+        "paragraph_not_found",
+        "item_not_found",
+        "law_not_found",
+        "repealed",
+        "superseded",
+        "article_deleted",
+        "not_yet_effective",
+        "quote_mismatch",
+        "number_conflict",
+    }
+)
+"""Failures the data can correct: a rerun given the facts can fix them."""
+
+INVENTED_SIGNALS: frozenset[str] = frozenset(
+    {"article_not_found", "paragraph_not_found", "item_not_found", "law_not_found"}
+)
+"""Citations of something the data shows does not exist (the strict mode reruns on them)."""
+
+StandardName = Literal[
+    "verifiable_rate",
+    "no_invented_articles",
+    "no_repealed_as_current",
+    "no_quote_mismatch",
+    "no_number_conflict",
+    "conclusions_have_basis",
+    "tail_coverage",
+]
+
+FactKind = Literal[
+    "article_count",
+    "paragraph_count",
+    "item_count",
+    "law_not_in_data",
+    "repealed",
+    "superseded",
+    "article_deleted",
+    "not_yet_effective",
+    "quote_mismatch",
+    "number_conflict",
+    "no_citations",
+    "upcoming_version",
+    "only_future_version",
+    "law_repealed",
+]
+
+RoundState = Literal[
+    "open", "passed", "passed_after_rerun", "data_boundary", "exhausted", "regenerator_error"
+]
+Delivery = Literal["deliver_with_badges", "block"]
+
+
+class Provision(_Frozen):
+    """One distinct cited provision: law, article, suffix, 款, 项 (repeats count once)."""
+
+    law: str | None
+    article: int
+    article_suffix: str | None = None
+    paragraph: int | None = None
+    item: int | None = None
+    label: str = Field(
+        description="As a person reads it: 《中华人民共和国民法典》第五百七十七条第一款"
+    )
+
+
+class Failure(_Frozen):
+    """One failure signal on one distinct provision, at its first occurrence in the answer."""
+
+    signal: Signal
+    correctable: bool
+    provision: Provision
+    surface: str
+    start: int
+    end: int
+    detail: str | None = Field(
+        default=None, description="What distinguishes two failures of one signal (a number)."
+    )
+
+
+class RateCounts(_Frozen):
+    """The distinct provisions of an answer by tier (worst tier when occurrences differ)."""
+
+    citations: int = Field(ge=0, description="Citation occurrences, repeats included.")
+    provisions: int = Field(ge=0)
+    verified: int = Field(ge=0)
+    deprecated: int = Field(ge=0)
+    not_yet_effective: int = Field(ge=0)
+    unverified: int = Field(ge=0)
+
+
+class Fact(_Frozen):
+    """One sentence of database facts put into a rerun or a generation prompt."""
+
+    kind: FactKind
+    text: str
+    law: str | None = None
+    provision: str | None = Field(default=None, description="The provision's label, if any.")
+
+
+class Evidence(_Frozen):
+    """What a standard points at: a citation or a sentence of the answer, with a note."""
+
+    text: str
+    start: int | None = None
+    end: int | None = None
+    note: str | None = None
+
+
+class Conclusion(_Frozen):
+    """A sentence stating a legal rule or outcome, and whether a citation supports it."""
+
+    text: str
+    start: int
+    end: int
+    supported: bool = Field(description="A citation stands in the sentence or its paragraph.")
+
+
+class Standard(_Frozen):
+    """One named quality standard, passed or failed, with its evidence."""
+
+    name: StandardName
+    passed: bool
+    summary: str
+    evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A failure with the verdict of its first occurrence and the fact it yields, if any."""
+
+    failure: Failure
+    verdict: Verdict
+    fact: Fact | None
+
+
+class GateResult(_Frozen):
+    """The gate's decision on one answer, with the rate, failures, standards and facts."""
+
+    as_of: str
+    decision: Decision
+    verifiable_rate: float | None = Field(description="None when nothing is cited.")
+    counts: RateCounts
+    failures: tuple[Failure, ...] = ()
+    standards: tuple[Standard, ...] = ()
+    facts: tuple[Fact, ...] = Field(
+        default=(), description="One per failure (or the no-citation fact): the rerun's facts."
+    )
+    rerun_request: RerunRequest | None = None
+
+
+# --- Rounds (gate.rounds) ---
+
+
+class AttemptRecord(_Frozen):
+    """One answer of a round: what it was, how it fared and what the gate did next."""
+
+    attempt: int = Field(ge=1)
+    answer: str
+    decision: Decision
+    verifiable_rate: float | None
+    counts: RateCounts
+    failures: tuple[Failure, ...] = ()
+    standards: tuple[Standard, ...] = ()
+    injected_facts: tuple[Fact, ...] = Field(
+        default=(), description="The facts of the request that produced this answer."
+    )
+    facts: tuple[Fact, ...] = Field(default=(), description="Facts from this answer's failures.")
+    rerun_request: RerunRequest | None = Field(
+        default=None, description="The request asking for the next attempt, if one was made."
+    )
+
+
+class RoundRecord(_Frozen):
+    """A whole round: every attempt, the state and, once ended, what is delivered.
+
+    Built only by gate.rounds; the same record results whether the gate called the model
+    itself or the caller regenerated and submitted each attempt.
+    """
+
+    session_id: str = Field(min_length=1)
+    question: str | None
+    as_of: str
+    policy: Policy
+    max_attempts: int = Field(ge=1)
+    premise_facts: tuple[Fact, ...] = Field(
+        default=(), description="Facts put into the first generation prompt (gate.premise)."
+    )
+    attempts: tuple[AttemptRecord, ...] = ()
+    state: RoundState = "open"
+    delivery: Delivery | None = Field(
+        default=None, description="Set when the round ends; every delivered answer has badges."
+    )
+    error: str | None = Field(default=None, description="Why the model gave no answer.")
+
+    @property
+    def rerun_request(self) -> RerunRequest | None:
+        """The request for the next attempt while the round is open."""
+        if self.state != "open" or not self.attempts:
+            return None
+        return self.attempts[-1].rerun_request
+
+    @property
+    def final_answer(self) -> str | None:
+        """The last answer submitted."""
+        return self.attempts[-1].answer if self.attempts else None

@@ -291,3 +291,23 @@ corpus_phrases = st.text(alphabet=_CORPUS_TEXT_CHARS, min_size=1, max_size=30).m
     lambda text: text + "。"
 )
 """A sentence of statute-like CJK text that starts no article, item or heading."""
+
+
+# The gate's decision (gate.decide).
+
+GATE_CITATION_KINDS = (
+    "verified",
+    "article_not_found",
+    "law_not_found_covered",
+    "law_not_found_partial",
+    "repealed",
+    "not_yet_effective",
+    "quote_mismatch",
+    "number_conflict",
+)
+
+gate_citation_specs = st.lists(
+    st.tuples(st.sampled_from(GATE_CITATION_KINDS), st.integers(min_value=1, max_value=12)),
+    max_size=14,
+)
+"""Citations of an answer as (kind, article number) pairs; the gate tests build the verdicts."""

@@ -1,0 +1,173 @@
+"""`lexgate gate`: the gate's decision on an answer (text, or JSON lines)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from gate.decide import evaluate
+from gate.errors import GateInputError
+from gate.models import GateResult
+from gate.policy import Policy
+from legaldb.repository import StatuteRepository
+
+
+def parse_as_of(value: object, default: date) -> date:
+    """YYYY-MM-DD -> date (None: default), with an error naming the bad value."""
+    if value is None:
+        return default
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        raise GateInputError(f"as_of: not a valid date (YYYY-MM-DD): {value!r}") from None
+
+
+def read_input(path: str) -> str:
+    """The text of a file, or of standard input for -."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GateInputError(f"no such file: {path}") from None
+    except UnicodeDecodeError as error:
+        raise GateInputError(
+            f"{path}: not UTF-8 text ({error.reason} at byte {error.start})"
+        ) from None
+
+
+def result_line(item_id: object, result: GateResult) -> dict[str, Any]:
+    """The JSON of one --jsonl output line."""
+    data = result.model_dump(mode="json")
+    return {
+        "id": item_id,
+        "as_of": data["as_of"],
+        "decision": data["decision"],
+        "verifiable_rate": data["verifiable_rate"],
+        "counts": data["counts"],
+        "standards": data["standards"],
+        "rerun_request": data["rerun_request"],
+        "facts": data["facts"],
+    }
+
+
+def gate_jsonl_lines(
+    lines: Iterable[str], repo: StatuteRepository, default_as_of: date, policy: Policy
+) -> Iterator[str]:
+    """One line {"id", "decision", …} per input line {"id", "question"?, "answer", "as_of"?}."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise GateInputError(f"line {number}: not JSON ({error.msg})") from None
+        if not isinstance(item, dict):
+            raise GateInputError(f"line {number}: expected a JSON object")
+        answer, question = item.get("answer"), item.get("question")
+        if not isinstance(answer, str):
+            raise GateInputError(f"line {number}: field 'answer' must be a string")
+        if question is not None and not isinstance(question, str):
+            raise GateInputError(f"line {number}: field 'question' must be a string")
+        item_id = item.get("id")
+        result = evaluate(
+            answer,
+            repo=repo,
+            question=question,
+            as_of=parse_as_of(item.get("as_of"), default_as_of),
+            policy=policy,
+            session_id=str(item_id) if item_id not in (None, "") else None,
+        )
+        yield json.dumps(result_line(item_id, result), ensure_ascii=False)
+
+
+def print_result(result: GateResult, console: Console) -> None:
+    """The decision, the standards, the facts and the rerun request, for a person."""
+    rate = "—" if result.verifiable_rate is None else f"{result.verifiable_rate:.2f}"
+    counts = result.counts
+    console.print(
+        f"[bold]{result.decision}[/bold] · verifiable rate {rate} "
+        f"({counts.verified}/{counts.provisions} provisions) · as of {result.as_of}"
+    )
+    for standard in result.standards:
+        mark = "[green]✓[/green]" if standard.passed else "[red]✗[/red]"
+        console.print(f"  {mark} {standard.name}: {escape(standard.summary)}")
+        for evidence in standard.evidence:
+            note = f" — {evidence.note}" if evidence.note else ""
+            console.print(f"      · {escape(evidence.text)}{escape(note)}")
+    if result.facts:
+        console.print("[bold]facts[/bold]")
+        for fact in result.facts:
+            console.print(f"  - {escape(fact.text)}")
+    if result.rerun_request is not None:
+        console.print(f"[bold]rerun request[/bold] (attempt {result.rerun_request.attempt})")
+        for message in result.rerun_request.messages:
+            console.print(f"  [{message.role}] {escape(message.content)}")
+
+
+def register(
+    app: typer.Typer,
+    repository_loader: Callable[[], StatuteRepository],
+    today_loader: Callable[[], date],
+) -> None:
+    """Add `gate` to the root command; today_loader gives the default as-of date."""
+
+    @app.command("gate")
+    def gate_command(
+        file: Annotated[str, typer.Argument(help="The answer: a file, or - for standard input.")],
+        question: Annotated[
+            str | None, typer.Option("--question", help="The question the answer replies to.")
+        ] = None,
+        as_of: Annotated[
+            str | None, typer.Option("--as-of", help="Decide as of this date (YYYY-MM-DD).")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        jsonl: Annotated[
+            bool,
+            typer.Option(
+                "--jsonl", help='FILE holds lines {"id", "question"?, "answer", "as_of"?}.'
+            ),
+        ] = False,
+        strict: Annotated[
+            bool, typer.Option("--strict", help="Rerun on any invented article, even above 70%.")
+        ] = False,
+    ) -> None:
+        """Decide on an answer: pass, rerun (with the facts and request), pass_boundary or
+        no_citations, with every quality standard."""
+        policy = Policy(strict=strict)
+        try:
+            default_as_of = parse_as_of(as_of, today_loader())
+            text = read_input(file)
+            repo = repository_loader()
+            if jsonl:
+                for line in gate_jsonl_lines(text.splitlines(), repo, default_as_of, policy):
+                    typer.echo(line)
+                return
+            result = evaluate(
+                text, repo=repo, question=question, as_of=default_as_of, policy=policy
+            )
+        except GateInputError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(2) from None
+        if as_json:
+            typer.echo(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2))
+        else:
+            print_result(result, Console(highlight=False))
+
+
+__all__ = [
+    "gate_jsonl_lines",
+    "parse_as_of",
+    "print_result",
+    "read_input",
+    "register",
+    "result_line",
+]

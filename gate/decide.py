@@ -1,0 +1,204 @@
+"""The gate's decision on one answer: verifiable rate, failures, standards, facts, rerun request.
+
+`assess` is the pure core on a verifier `CheckResult`; `evaluate` runs the verifier first.
+The decision depends only on the set of distinct provisions and their failures, never on the
+order of the citations or on repeats of one citation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from datetime import date
+
+import verifier
+from gate.facts import fact_for, no_citations_fact, rerun_request
+from gate.models import (
+    INVENTED_SIGNALS,
+    Decision,
+    Fact,
+    Failure,
+    Finding,
+    GateResult,
+    RateCounts,
+    RerunRequest,
+    Signal,
+)
+from gate.policy import Policy
+from gate.provisions import (
+    STATUS_RANK,
+    ProvisionKey,
+    is_correctable,
+    provision_key,
+    provision_of,
+    signals_of,
+    sort_key,
+)
+from gate.standards import conclusions, evaluate_standards
+from legaldb.repository import StatuteRepository
+from verifier.models import CheckResult, Status, Verdict
+
+
+def rate_counts(verdicts: Sequence[Verdict]) -> RateCounts:
+    """Distinct provisions by tier; a provision cited in several tiers counts in its worst."""
+    tiers: dict[ProvisionKey, Status] = {}
+    for verdict in verdicts:
+        key = provision_key(verdict)
+        known = tiers.get(key)
+        if known is None or STATUS_RANK[verdict.status] > STATUS_RANK[known]:
+            tiers[key] = verdict.status
+    statuses = list(tiers.values())
+    return RateCounts(
+        citations=len(verdicts),
+        provisions=len(tiers),
+        verified=statuses.count("verified"),
+        deprecated=statuses.count("deprecated"),
+        not_yet_effective=statuses.count("notYetEffective"),
+        unverified=statuses.count("unverified"),
+    )
+
+
+def findings(verdicts: Sequence[Verdict], policy: Policy) -> list[Finding]:
+    """One finding per (provision, signal, detail), at its first occurrence, in a fixed order."""
+    first: dict[tuple[ProvisionKey, Signal, str | None], Verdict] = {}
+    for verdict in verdicts:
+        key = provision_key(verdict)
+        for signal, detail in signals_of(verdict):
+            seen = first.get((key, signal, detail))
+            if seen is None or _position(verdict) < _position(seen):
+                first[(key, signal, detail)] = verdict
+    found = []
+    for (_key, signal, detail), verdict in sorted(
+        first.items(), key=lambda item: sort_key(item[0][0], item[0][1], item[0][2])
+    ):
+        citation = verdict.citation
+        failure = Failure(
+            signal=signal,
+            correctable=is_correctable(signal),
+            provision=provision_of(verdict),
+            surface=citation.surface,
+            start=citation.start,
+            end=citation.end,
+            detail=detail,
+        )
+        found.append(Finding(failure, verdict, fact_for(failure, verdict, policy)))
+    return found
+
+
+def _position(verdict: Verdict) -> tuple[int, int]:
+    return (verdict.citation.start, verdict.citation.end)
+
+
+def decide(counts: RateCounts, failures: Sequence[Failure], policy: Policy) -> Decision:
+    """The policy's rule (docs/gate.md): pass, rerun, pass_boundary or no_citations."""
+    if counts.provisions == 0:
+        return "no_citations"
+    if policy.passes(counts.verified, counts.provisions):
+        if policy.strict and any(f.signal in INVENTED_SIGNALS for f in failures):
+            return "rerun"
+        return "pass"
+    if any(f.correctable for f in failures):
+        return "rerun"
+    return "pass_boundary"
+
+
+def wants_rerun(decision: Decision, policy: Policy) -> bool:
+    """Whether a decision asks for another answer at all (the round also counts attempts)."""
+    return decision == "rerun" or (decision == "no_citations" and policy.no_citations_reruns > 0)
+
+
+def default_session_id(question: str | None, answer: str) -> str:
+    """A stable id for a one-off evaluation: the same question and answer give the same id."""
+    digest = hashlib.sha256(f"{question or ''}\x00{answer}".encode()).hexdigest()
+    return f"gate-{digest[:16]}"
+
+
+def assess(
+    check: CheckResult,
+    answer: str,
+    *,
+    question: str | None = None,
+    policy: Policy | None = None,
+    session_id: str | None = None,
+    attempt: int = 1,
+) -> GateResult:
+    """The decision on an answer already checked by the verifier (pure)."""
+    policy = policy or Policy()
+    verdicts = check.verdicts
+    counts = rate_counts(verdicts)
+    found = findings(verdicts, policy)
+    failures = [finding.failure for finding in found]
+    decision = decide(counts, failures, policy)
+    rate = counts.verified / counts.provisions if counts.provisions else None
+    spans = [(v.citation.start, v.citation.end) for v in verdicts]
+    found_conclusions = conclusions(answer, spans, policy)
+    standards = evaluate_standards(answer, verdicts, found, counts, rate, found_conclusions, policy)
+    facts: list[Fact]
+    if decision == "no_citations":
+        facts = [no_citations_fact((c.text for c in found_conclusions), policy)]
+    else:
+        facts = _unique(f.fact for f in found if f.fact is not None)[: policy.max_facts]
+    request: RerunRequest | None = None
+    if wants_rerun(decision, policy):
+        request = rerun_request(
+            question=question,
+            answer=answer,
+            facts=facts,
+            decision=decision,
+            session_id=session_id or default_session_id(question, answer),
+            attempt=attempt + 1,
+            as_of=check.as_of,
+        )
+    return GateResult(
+        as_of=check.as_of,
+        decision=decision,
+        verifiable_rate=rate,
+        counts=counts,
+        failures=tuple(failures),
+        standards=standards,
+        facts=tuple(facts),
+        rerun_request=request,
+    )
+
+
+def _unique(facts: Iterable[Fact]) -> list[Fact]:
+    seen: set[str] = set()
+    unique = []
+    for fact in facts:
+        if fact.text not in seen:
+            seen.add(fact.text)
+            unique.append(fact)
+    return unique
+
+
+def evaluate(
+    answer: str,
+    *,
+    repo: StatuteRepository,
+    question: str | None = None,
+    as_of: date | None = None,
+    policy: Policy | None = None,
+    session_id: str | None = None,
+    attempt: int = 1,
+) -> GateResult:
+    """Verify the answer's citations as of as_of (default: today in Asia/Shanghai) and decide."""
+    checked = verifier.check(answer, repo, as_of or verifier.today())
+    return assess(
+        checked,
+        answer,
+        question=question,
+        policy=policy,
+        session_id=session_id,
+        attempt=attempt,
+    )
+
+
+__all__ = [
+    "assess",
+    "decide",
+    "default_session_id",
+    "evaluate",
+    "findings",
+    "rate_counts",
+    "wants_rerun",
+]

@@ -1,0 +1,125 @@
+"""From verdicts to distinct provisions and failure signals (pure; no wording here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gate.models import CORRECTABLE_SIGNALS, Provision, Signal
+from textnorm import article_label, int_to_cn, normalize_name, strip_prc_prefix
+from verifier.models import NumberConflict, Status, Verdict
+
+ProvisionKey = tuple[str, int, str, int, int]
+
+STATUS_RANK: dict[Status, int] = {
+    "verified": 0,
+    "notYetEffective": 1,
+    "deprecated": 2,
+    "unverified": 3,
+}
+"""When occurrences of one provision differ, the worst (highest) tier counts."""
+
+_REASON_SIGNALS: dict[str, Signal] = {
+    "article_not_found": "article_not_found",
+    "paragraph_not_found": "paragraph_not_found",
+    "item_not_found": "item_not_found",
+    "repealed": "repealed",
+    "superseded": "superseded",
+    "article_deleted": "article_deleted",
+    "not_yet_effective": "not_yet_effective",
+    "effective_date_unknown": "effective_date_unknown",
+}
+_STATUS_FALLBACK: dict[str, Signal] = {
+    "deprecated": "superseded",
+    "notYetEffective": "not_yet_effective",
+    "unverified": "effective_date_unknown",
+}
+
+
+def law_name(verdict: Verdict) -> str | None:
+    """The best name of the cited law: canonical when resolved, else as the answer wrote it."""
+    citation = verdict.citation
+    if verdict.resolved is not None and verdict.resolved.law:
+        return str(verdict.resolved.law)
+    if verdict.facts.law:
+        return verdict.facts.law
+    written = citation.law or citation.law_as_written
+    return str(written) if written else None
+
+
+def provision_key(verdict: Verdict) -> ProvisionKey:
+    """(law, article, suffix, 款, 项) with the law normalised: one key per distinct provision."""
+    citation = verdict.citation
+    law = strip_prc_prefix(normalize_name(law_name(verdict) or ""))
+    return (
+        law,
+        int(citation.article),
+        citation.article_suffix or "",
+        citation.paragraph or 0,
+        citation.item or 0,
+    )
+
+
+def provision_of(verdict: Verdict) -> Provision:
+    """The provision a verdict's citation names, with its label."""
+    citation = verdict.citation
+    law = law_name(verdict)
+    label = f"《{law}》" if law else ""
+    label += article_label(citation.article, citation.article_suffix)
+    if citation.paragraph:
+        label += f"第{int_to_cn(citation.paragraph)}款"
+    if citation.item:
+        label += f"第{int_to_cn(citation.item)}项"
+    return Provision(
+        law=law,
+        article=citation.article,
+        article_suffix=citation.article_suffix,
+        paragraph=citation.paragraph,
+        item=citation.item,
+        label=label,
+    )
+
+
+def conflict_detail(conflict: NumberConflict) -> str:
+    """What tells two number conflicts of one provision apart: kind and the answer's value."""
+    return f"{conflict.kind}:{conflict.claim_value:g}"
+
+
+def signals_of(verdict: Verdict) -> list[tuple[Signal, str | None]]:
+    """Every failure signal of one citation occurrence, with its detail."""
+    found: list[tuple[Signal, str | None]] = []
+    if verdict.status != "verified":
+        if verdict.reason == "law_not_found":
+            covered = verdict.facts.level_covered is True
+            found.append(("law_not_found" if covered else "law_outside_coverage", None))
+        elif verdict.reason in _REASON_SIGNALS:
+            found.append((_REASON_SIGNALS[verdict.reason], None))
+        else:
+            found.append((_STATUS_FALLBACK[verdict.status], None))
+    if verdict.quote_check.verdict == "mismatch":
+        found.append(("quote_mismatch", None))
+    for conflict in verdict.number_conflicts:
+        found.append(("number_conflict", conflict_detail(conflict)))
+    return found
+
+
+def is_correctable(signal: str) -> bool:
+    """True for failures the data can correct (docs/gate.md lists them)."""
+    return signal in CORRECTABLE_SIGNALS
+
+
+def sort_key(key: ProvisionKey, signal: str, detail: str | None) -> tuple[Any, ...]:
+    """A total order of failures that does not depend on where they stand in the answer."""
+    return (*key, signal, detail or "")
+
+
+__all__ = [
+    "STATUS_RANK",
+    "ProvisionKey",
+    "conflict_detail",
+    "is_correctable",
+    "law_name",
+    "provision_key",
+    "provision_of",
+    "signals_of",
+    "sort_key",
+]

@@ -1,0 +1,205 @@
+"""The named quality standards, each passed or failed with its evidence (pure, on text).
+
+docs/gate.md states each standard; `evaluate_standards` computes all seven for one answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from gate.models import (
+    INVENTED_SIGNALS,
+    Conclusion,
+    Evidence,
+    Finding,
+    RateCounts,
+    Standard,
+    StandardName,
+)
+from gate.policy import Policy
+from gate.provisions import provision_key
+from verifier.models import Verdict
+
+_PARAGRAPH = re.compile(r"[^\n]+")
+_SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]*")
+_ACKNOWLEDGED_OLD = re.compile(
+    r"废止|失效|已被[^。；]{0,12}(?:取代|替代|代替)|修[订正]前|原《|旧《"
+)
+"""Words by which an answer itself says that a cited law or article is no longer in force."""
+
+DEPRECATED_SIGNALS = frozenset({"repealed", "superseded", "article_deleted"})
+
+
+@lru_cache(maxsize=16)
+def _conclusion_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{pattern})" for pattern in patterns))
+
+
+def sentences(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, paragraph start) of each sentence; a paragraph is a line of the answer."""
+    found = []
+    for paragraph in _PARAGRAPH.finditer(text):
+        for sentence in _SENTENCE.finditer(paragraph.group()):
+            start, end = paragraph.start() + sentence.start(), paragraph.start() + sentence.end()
+            while start < end and text[start].isspace():
+                start += 1
+            while end > start and text[end - 1].isspace():
+                end -= 1
+            if start < end:
+                found.append((start, end, paragraph.start()))
+    return found
+
+
+def conclusions(
+    text: str, citation_spans: Iterable[tuple[int, int]], policy: Policy
+) -> list[Conclusion]:
+    """Sentences stating a legal rule or outcome; supported when a citation overlaps the
+    sentence or stands in its paragraph (its line)."""
+    spans = sorted(citation_spans)
+    pattern = _conclusion_pattern(policy.conclusion_patterns)
+    found = []
+    for start, end, paragraph_start in sentences(text):
+        sentence = text[start:end]
+        if not pattern.search(sentence):
+            continue
+        newline = text.find("\n", paragraph_start)
+        paragraph_end = len(text) if newline < 0 else newline
+        supported = any(
+            cited_start < paragraph_end and cited_end > paragraph_start
+            for cited_start, cited_end in spans
+        )
+        found.append(Conclusion(text=sentence, start=start, end=end, supported=supported))
+    return found
+
+
+def evaluate_standards(
+    text: str,
+    verdicts: Sequence[Verdict],
+    findings: Sequence[Finding],
+    counts: RateCounts,
+    rate: float | None,
+    found_conclusions: Sequence[Conclusion],
+    policy: Policy,
+) -> tuple[Standard, ...]:
+    """All seven standards of one answer, in the order docs/gate.md lists them."""
+    return (
+        _verifiable_rate(counts, rate, policy),
+        _from_findings(
+            "no_invented_articles",
+            [f for f in findings if f.failure.signal in INVENTED_SIGNALS],
+            "invented provision(s)",
+        ),
+        _no_repealed_as_current(text, verdicts, findings),
+        _from_findings(
+            "no_quote_mismatch",
+            [f for f in findings if f.failure.signal == "quote_mismatch"],
+            "quote(s) that do not match the article",
+        ),
+        _from_findings(
+            "no_number_conflict",
+            [f for f in findings if f.failure.signal == "number_conflict"],
+            "number(s) the article contradicts",
+        ),
+        _conclusions_have_basis(found_conclusions),
+        _tail_coverage(text, found_conclusions, policy),
+    )
+
+
+def _evidence(finding: Finding) -> Evidence:
+    failure = finding.failure
+    note = finding.fact.text if finding.fact is not None else failure.signal
+    return Evidence(text=failure.surface, start=failure.start, end=failure.end, note=note)
+
+
+def _verifiable_rate(counts: RateCounts, rate: float | None, policy: Policy) -> Standard:
+    if rate is None:
+        return Standard(name="verifiable_rate", passed=False, summary="no citations")
+    passed = policy.passes(counts.verified, counts.provisions)
+    summary = (
+        f"{counts.verified} of {counts.provisions} distinct provisions verified "
+        f"({rate:.2f} {'>=' if passed else '<'} {policy.pass_rate:.2f}); "
+        f"deprecated {counts.deprecated}, not yet effective {counts.not_yet_effective}, "
+        f"unverified {counts.unverified}"
+    )
+    return Standard(name="verifiable_rate", passed=passed, summary=summary)
+
+
+def _from_findings(name: StandardName, findings: Sequence[Finding], what: str) -> Standard:
+    evidence = tuple(_evidence(finding) for finding in findings)
+    summary = f"{len(evidence)} {what}" if evidence else "none"
+    return Standard(name=name, passed=not evidence, summary=summary, evidence=evidence)
+
+
+def _no_repealed_as_current(
+    text: str, verdicts: Sequence[Verdict], findings: Sequence[Finding]
+) -> Standard:
+    """Failed by a deprecated citation the answer presents as current (no 原/旧/year qualifier
+    and no word such as 已废止 in its sentence)."""
+    bounds = sentences(text)
+    as_current = set()
+    for verdict in verdicts:
+        citation = verdict.citation
+        if verdict.status != "deprecated" or citation.version_hint:
+            continue
+        sentence = next(
+            (text[s:e] for s, e, _ in bounds if s <= citation.start < e),
+            text[citation.start : citation.end],
+        )
+        if not _ACKNOWLEDGED_OLD.search(sentence):
+            as_current.add(provision_key(verdict))
+    chosen = [
+        f
+        for f in findings
+        if f.failure.signal in DEPRECATED_SIGNALS and provision_key(f.verdict) in as_current
+    ]
+    return _from_findings(
+        "no_repealed_as_current", chosen, "provision(s) no longer in force cited as current"
+    )
+
+
+def _conclusions_have_basis(found: Sequence[Conclusion]) -> Standard:
+    unsupported = [c for c in found if not c.supported]
+    evidence = tuple(Evidence(text=c.text, start=c.start, end=c.end) for c in unsupported)
+    summary = (
+        f"{len(found) - len(unsupported)} of {len(found)} conclusions have a citation in their "
+        "sentence or paragraph"
+        if found
+        else "no sentence states a legal rule or outcome"
+    )
+    return Standard(
+        name="conclusions_have_basis", passed=not unsupported, summary=summary, evidence=evidence
+    )
+
+
+def _tail_coverage(text: str, found: Sequence[Conclusion], policy: Policy) -> Standard:
+    """Long answers: the tail's conclusions are supported at least as often as the head's."""
+    if len(text) < policy.long_answer_chars:
+        return Standard(
+            name="tail_coverage",
+            passed=True,
+            summary=f"not applicable: shorter than {policy.long_answer_chars} characters",
+        )
+    boundary = len(text) * (1 - policy.tail_fraction)
+    head = [c for c in found if c.start < boundary]
+    tail = [c for c in found if c.start >= boundary]
+
+    def share(part: Sequence[Conclusion]) -> float:
+        return sum(c.supported for c in part) / len(part) if part else 1.0
+
+    head_share, tail_share = share(head), share(tail)
+    passed = tail_share >= head_share
+    evidence = tuple(
+        Evidence(text=c.text, start=c.start, end=c.end, note=f"at {c.start / len(text):.0%}")
+        for c in found
+        if not c.supported
+    )
+    summary = (
+        f"supported conclusions: head {sum(c.supported for c in head)}/{len(head)}, "
+        f"last {policy.tail_fraction:.0%} {sum(c.supported for c in tail)}/{len(tail)}"
+    )
+    return Standard(name="tail_coverage", passed=passed, summary=summary, evidence=evidence)
+
+
+__all__ = ["DEPRECATED_SIGNALS", "conclusions", "evaluate_standards", "sentences"]
