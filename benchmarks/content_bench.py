@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.content_bench accuracy   # quote_dev accuracy, threshold study
     .venv/bin/python -m benchmarks.content_bench speed      # compare_quote, QuoteIndex, numbers
+    .venv/bin/python -m benchmarks content_bench            # both (make bench runs them too)
 
 The accuracy harness stands in for the pipeline until the extractor and the statute database
 are wired: the quote is the answer's text after "第…条(的)规定：" (enclosing “” dropped), and the
@@ -12,7 +13,6 @@ paragraphs joined by line breaks; quote_dev keeps only items where it agrees wit
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -76,7 +76,7 @@ def _right(expected: str, result: QuoteScore) -> bool:
     return result.verdict in ("partial", "mismatch")
 
 
-def accuracy(show_wrong: int) -> None:
+def accuracy(show_wrong: int = 15) -> None:
     """Accuracy on quote_dev, the score distributions and accuracy by MATCH_SCORE."""
     rows = load_quote_set()
     results = [(item_id, expected, compare_quote(q, a)) for item_id, expected, q, a in rows]
@@ -222,15 +222,18 @@ def speed() -> None:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["accuracy", "speed"])
-    parser.add_argument("--show-wrong", type=int, default=15)
-    args = parser.parse_args(argv)
-    print(f"thresholds: MATCH_SCORE {quotes.MATCH_SCORE}, PARTIAL_SUPPORT {quotes.PARTIAL_SUPPORT}")
-    if args.what == "accuracy":
-        accuracy(args.show_wrong)
-    else:
-        speed()
+    """Run the parts named in argv (accuracy, speed); both when none is named, as under
+    `python -m benchmarks`, whose own arguments (benchmark names) are ignored here."""
+    parts = [arg for arg in argv if arg in ("accuracy", "speed")] or ["accuracy", "speed"]
+    print(
+        f"thresholds: MATCH_SCORE {quotes.MATCH_SCORE}, PARTIAL_SUPPORT {quotes.PARTIAL_SUPPORT},"
+        f" PARTIAL_SCORE {quotes.PARTIAL_SCORE}"
+    )
+    for part in parts:
+        if part == "accuracy":
+            accuracy()
+        else:
+            speed()
     return 0
 
 
