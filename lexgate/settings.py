@@ -74,6 +74,30 @@ class Settings(BaseSettings):
         description="Private SQLite file (mode 0600) mapping pseudonyms back to real ids; "
         "server-local, read only by `lexgate audit trace`.",
     )
+    web_host: str = Field(
+        default="127.0.0.1", description="Address `lexgate serve` listens on (loopback by default)."
+    )
+    web_port: int = Field(default=8000, ge=1, le=65535, description="Port of `lexgate serve`.")
+    web_workers: int = Field(
+        default=1,
+        ge=1,
+        description="Server processes of `lexgate serve` (each loads the statutes).",
+    )
+    web_max_body_bytes: int = Field(
+        default=256 * 1024,
+        ge=1024,
+        description="Largest request body accepted, bytes (counted while reading); larger: 413.",
+    )
+    web_public_pages: bool = Field(
+        default=False,
+        description="Open the pages / and /laws without an API key (as role checker). "
+        "`make run` turns it on for its loopback server; the API always needs a key.",
+    )
+    web_forwarded_allow_ips: str = Field(
+        default="127.0.0.1",
+        description="Proxies whose X-Forwarded-For/-Proto `lexgate serve` trusts "
+        "(comma-separated addresses, or * behind a private network only).",
+    )
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,125 @@
+"""The answer cut into text and citations, each citation with its badge(s), for the check page.
+
+Pure: takes the answer and the verifier's `CheckResult`; the template renders the segments.
+Every badge carries a text label and an icon besides its colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textnorm import strip_prc_prefix
+from verifier.models import CheckResult, Verdict
+from verifier.serialize import badge_label
+
+# Badge label -> (CSS kind, icon file under /static/icons/).
+KINDS: dict[str, tuple[str, str]] = {
+    "现行有效": ("verified", "verified.svg"),
+    "已修改": ("amended", "amended.svg"),
+    "已废止": ("repealed", "repealed.svg"),
+    "尚未生效": ("pending", "pending.svg"),
+    "未能核验": ("unverified", "unverified.svg"),
+}
+
+REASONS: dict[str, str] = {
+    "in_force": "该条在所选日期现行有效。",
+    "repealed": "该法在所选日期已废止。",
+    "superseded": "该条在所选日期已被修改，答案引用或描述的是另一版本。",
+    "article_deleted": "该条已被删除。",
+    "not_yet_effective": "该条在所选日期尚未施行。",
+    "article_not_found": "该法没有这一条：很可能是编造的条文。",
+    "paragraph_not_found": "该条没有这一款。",
+    "item_not_found": "该款没有这一项。",
+    "law_not_found": "数据库中没有这部法律，无法核验（不视为通过）。",
+    "effective_date_unknown": "该版本的施行日期无法确定，无法核验（不视为通过）。",
+}
+
+QUOTE_VERDICTS = {"match": "引文相符", "partial": "引文部分相符", "mismatch": "引文不符"}
+
+
+@dataclass(frozen=True, slots=True)
+class Badge:
+    """One citation's badge: label, kind (colour), icon, a short note, and the verdict."""
+
+    index: int  # position in the result, for element ids
+    label: str
+    kind: str
+    icon: str
+    note: str
+    reason_text: str
+    verdict: Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """Plain answer text (no badges), or a citation's text followed by its badges."""
+
+    text: str
+    badges: tuple[Badge, ...] = ()
+
+
+def _short(law: str) -> str:
+    return strip_prc_prefix(law)
+
+
+def note_of(verdict: Verdict) -> str:
+    """The few words after the label: repeal date and successor, effective date, counts."""
+    facts = verdict.facts
+    notes: list[str] = []
+    if verdict.reason == "repealed":
+        if facts.repealed_on:
+            notes.append(f"{facts.repealed_on}废止")
+        if facts.successors:
+            first = facts.successors[0]
+            suffix = first.article_suffix or ""
+            notes.append(f"→ {_short(first.law)}第{first.article}条{suffix}")
+    elif verdict.status == "notYetEffective" and (
+        facts.upcoming_effective_from or facts.effective_from
+    ):
+        notes.append(f"{facts.upcoming_effective_from or facts.effective_from}起施行")
+    elif verdict.reason == "article_not_found" and facts.article_count:
+        notes.append(f"该法共{facts.article_count}条")
+    if verdict.quote_check.verdict in ("partial", "mismatch"):
+        notes.append(QUOTE_VERDICTS[verdict.quote_check.verdict])
+    if verdict.number_conflicts:
+        notes.append("数字不符")
+    return " ".join(notes)
+
+
+def badge_of(index: int, verdict: Verdict) -> Badge:
+    """The badge of one verdict."""
+    label = badge_label(verdict)
+    kind, icon = KINDS[label]
+    return Badge(
+        index=index,
+        label=label,
+        kind=kind,
+        icon=icon,
+        note=note_of(verdict),
+        reason_text=REASONS.get(verdict.reason, verdict.reason),
+        verdict=verdict,
+    )
+
+
+def segments(answer: str, result: CheckResult) -> list[Segment]:
+    """The answer as text and citation segments; citations sharing a span share a segment."""
+    ordered = sorted(
+        enumerate(result.verdicts), key=lambda p: (p[1].citation.start, -p[1].citation.end)
+    )
+    out: list[Segment] = []
+    position = 0
+    for index, verdict in ordered:
+        start, end = verdict.citation.start, verdict.citation.end
+        badge = badge_of(index, verdict)
+        if start < position and out and out[-1].badges:
+            last = out[-1]
+            out[-1] = Segment(last.text, (*last.badges, badge))
+            continue
+        start = max(start, position)
+        if start > position:
+            out.append(Segment(answer[position:start]))
+        out.append(Segment(answer[start:end], (badge,)))
+        position = max(position, end)
+    if position < len(answer):
+        out.append(Segment(answer[position:]))
+    return out

@@ -1,0 +1,76 @@
+"""The FastAPI application: `create_app(settings)` wires routers, errors, limits and headers."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import sqlalchemy as sa
+import swagger_ui_bundle
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+
+from legaldb import make_engine
+from lexgate.settings import Settings, get_settings
+from web import handlers
+from web.errors import WebError
+from web.middleware import BodyLimit, SecurityHeaders
+from web.routes import check, docs, health, law_pages, laws, login, pages
+from web.statutes import Statutes
+from web.templating import STATIC_DIR
+
+log = logging.getLogger("lexgate.web")
+
+API_DESCRIPTION = """Checks the statute citations of legal QA answers against a point-in-time
+statute database. Every request needs an API key (`Authorization: Bearer <key>` or
+`X-API-Key: <key>`), made with `lexgate apikey create --role checker|auditor|admin`.
+Errors are always `{"error": {"code", "message", "field"}}`."""
+
+# Routers of later passes (gate, premise, audit) are added to this tuple, one file each.
+ROUTERS = (health.router, check.router, laws.router, pages.router, law_pages.router,
+           login.router, docs.router)  # fmt: skip
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Load the statutes before the first request; a database that is down is not fatal."""
+    statutes: Statutes = app.state.statutes
+    try:
+        await run_in_threadpool(statutes.get)
+    except (sa.exc.SQLAlchemyError, WebError) as error:
+        log.warning("statutes not loaded at start-up (retried on each request): %s", error)
+    yield
+    app.state.engine.dispose()
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """A LexGate web app over the database of `settings`."""
+    app = FastAPI(
+        title="LexGate",
+        version="1",
+        description=API_DESCRIPTION,
+        docs_url=None,  # served by routes/docs.py with a local Swagger UI
+        redoc_url=None,
+        lifespan=_lifespan,
+    )
+    engine = make_engine(settings.database_url, echo=settings.sql_echo)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.statutes = Statutes(engine)
+    handlers.install(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.mount("/static/swagger-ui", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
+              name="swagger-ui")  # fmt: skip
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.add_middleware(BodyLimit, max_bytes=settings.web_max_body_bytes,
+                       reject=handlers.reject_body)  # fmt: skip
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def create_app_from_environment() -> FastAPI:
+    """The app over `get_settings()`: what `lexgate serve` gives uvicorn in each worker."""
+    return create_app(get_settings())

@@ -1,0 +1,98 @@
+"""`lexgate serve` (uvicorn) and `lexgate apikey create|list|revoke`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from sqlalchemy.orm import Session
+
+from legaldb import make_engine
+from lexgate.settings import get_settings
+from web.apikeys import create_key, list_keys, revoke_key
+from web.errors import ApiKeyError
+from web.models import ROLES
+
+console = Console(highlight=False, soft_wrap=True)
+apikey_app = typer.Typer(help="Create, list and revoke API keys (stored hashed).",
+                         no_args_is_help=True)  # fmt: skip
+
+
+def serve(
+    host: Annotated[str | None, typer.Option(help="Default: LEXGATE_WEB_HOST.")] = None,
+    port: Annotated[int | None, typer.Option(help="Default: LEXGATE_WEB_PORT.")] = None,
+    workers: Annotated[int | None, typer.Option(help="Default: LEXGATE_WEB_WORKERS.")] = None,
+) -> None:
+    """Run the web service (API, pages) with uvicorn."""
+    import uvicorn
+
+    settings = get_settings()
+    host = host or settings.web_host
+    port = port or settings.web_port
+    shown_host = f"[{host}]" if ":" in host else host
+    console.print(f"LexGate on http://{shown_host}:{port}/  (API docs: /docs; Ctrl-C stops)")
+    uvicorn.run(
+        "web.app:create_app_from_environment",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers or settings.web_workers,
+        proxy_headers=True,
+        forwarded_allow_ips=settings.web_forwarded_allow_ips,
+        log_level="info",
+    )
+
+
+def _session() -> Session:
+    settings = get_settings()
+    return Session(make_engine(settings.database_url, echo=settings.sql_echo))
+
+
+@apikey_app.command("create")
+def create(
+    role: Annotated[str, typer.Option(help=f"One of: {', '.join(ROLES)}.")],
+    name: Annotated[str | None, typer.Option(help="Who or what the key is for.")] = None,
+) -> None:
+    """Create a key and print it once (only its hash is stored)."""
+    with _session() as session:
+        try:
+            created = create_key(session, role, name)
+        except ApiKeyError as error:
+            console.print(f"[red]error:[/red] {error}")
+            raise typer.Exit(code=2) from error
+    console.print(f"Created API key {created.info.key_id} (role {role}). It is shown only once:",
+                  style="bold")  # fmt: skip
+    print(created.key)
+
+
+@apikey_app.command("list")
+def list_command() -> None:
+    """Every key: id, role, name, created, revoked (never the secret)."""
+    with _session() as session:
+        keys = list_keys(session)
+    if not keys:
+        console.print("No API keys yet: `lexgate apikey create --role checker`.")
+    for key in keys:
+        revoked = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
+        created = f"{key.created_at:%Y-%m-%d %H:%M}" if key.created_at else "?"
+        console.print(f"{key.key_id}  {key.role:<8}  {created}  {revoked}  {key.name or ''}",
+                      markup=False)  # fmt: skip
+
+
+@apikey_app.command("revoke")
+def revoke(key_id: Annotated[str, typer.Argument(help="The key's id (lgk_<id>_…).")]) -> None:
+    """Revoke a key at once (kept in the list, marked revoked)."""
+    with _session() as session:
+        try:
+            info = revoke_key(session, key_id)
+        except ApiKeyError as error:
+            console.print(f"[red]error:[/red] {error}")
+            raise typer.Exit(code=1) from error
+    console.print(f"Revoked {info.key_id} ({info.role}).")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve` and `apikey` to the root command."""
+    app.command("serve")(serve)
+    app.add_typer(apikey_app, name="apikey")

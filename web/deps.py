@@ -1,0 +1,145 @@
+"""Typed FastAPI dependencies: settings, database session, statutes, API keys and roles."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import date
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from legaldb import StatuteRepository
+from lexgate.settings import Settings
+from verifier import today
+from web.apikeys import authenticate
+from web.errors import Forbidden, LoginRequired, Unauthorized
+from web.models import ANONYMOUS_CHECKER, ApiKeyInfo, Permission
+
+KEY_COOKIE = "lexgate_key"
+
+bearer_scheme = HTTPBearer(auto_error=False, description="Authorization: Bearer <API key>")
+header_scheme = APIKeyHeader(name="X-API-Key", auto_error=False, description="X-API-Key: <key>")
+
+
+def get_settings(request: Request) -> Settings:
+    """The settings the app was created with."""
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+def get_engine(request: Request) -> Engine:
+    """The app's engine (one pool per process)."""
+    engine: Engine = request.app.state.engine
+    return engine
+
+
+EngineDep = Annotated[Engine, Depends(get_engine)]
+
+
+def get_session(engine: EngineDep) -> Iterator[Session]:
+    """A session for the request, closed after it."""
+    with Session(engine) as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+
+def get_repository(request: Request) -> StatuteRepository:
+    """The statute repository (loaded on first use)."""
+    repository: StatuteRepository = request.app.state.statutes.get()
+    return repository
+
+
+RepoDep = Annotated[StatuteRepository, Depends(get_repository)]
+
+
+def get_today(settings: SettingsDep) -> date:
+    """Today in the configured timezone (the default as-of date)."""
+    return today(settings.timezone)
+
+
+TodayDep = Annotated[date, Depends(get_today)]
+
+
+def get_api_key(
+    session: SessionDep,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
+    header_key: Annotated[str | None, Depends(header_scheme)],
+) -> ApiKeyInfo:
+    """The caller's key from `Authorization: Bearer` or `X-API-Key`; 401 when none is valid."""
+    presented = bearer.credentials if bearer is not None else header_key
+    if not presented:
+        raise Unauthorized(
+            "an API key is required: Authorization: Bearer <key> or X-API-Key: <key>",
+            field="authorization",
+        )
+    info = authenticate(session, presented)
+    if info is None:
+        raise Unauthorized("unknown or revoked API key", field="authorization")
+    return info
+
+
+ApiKeyDep = Annotated[ApiKeyInfo, Depends(get_api_key)]
+
+
+def require(permission: Permission) -> Callable[[ApiKeyInfo], ApiKeyInfo]:
+    """A dependency: the caller's key, 403 unless its role grants `permission`."""
+
+    def dependency(key: ApiKeyDep) -> ApiKeyInfo:
+        if not key.may(permission):
+            raise Forbidden(
+                f"role {key.role} may not {permission}; ask for a key with a role that may",
+                field="authorization",
+            )
+        return key
+
+    dependency.__name__ = f"require_{permission}"
+    return dependency
+
+
+CheckKeyDep = Annotated[ApiKeyInfo, Depends(require("check"))]
+LawsKeyDep = Annotated[ApiKeyInfo, Depends(require("laws"))]
+GateKeyDep = Annotated[ApiKeyInfo, Depends(require("gate"))]
+PremiseKeyDep = Annotated[ApiKeyInfo, Depends(require("premise"))]
+AuditKeyDep = Annotated[ApiKeyInfo, Depends(require("audit"))]
+
+
+def page_caller(request: Request, session: SessionDep, settings: SettingsDep) -> ApiKeyInfo:
+    """Who is viewing a page: the key in the login cookie, else (public pages) a checker."""
+    presented = request.cookies.get(KEY_COOKIE)
+    if presented:
+        info = authenticate(session, presented)
+        if info is not None:
+            return info
+    if settings.web_public_pages:
+        return ANONYMOUS_CHECKER
+    raise LoginRequired("log in with an API key to use the pages")
+
+
+PageCallerDep = Annotated[ApiKeyInfo, Depends(page_caller)]
+
+
+def require_page(permission: Permission) -> Callable[[ApiKeyInfo], ApiKeyInfo]:
+    """A page dependency: the viewer, 403 unless their role grants `permission`."""
+
+    def dependency(caller: PageCallerDep) -> ApiKeyInfo:
+        if caller is ANONYMOUS_CHECKER and not caller.may(permission):
+            raise LoginRequired("log in with an API key whose role may see this page")
+        if not caller.may(permission):
+            raise Forbidden(f"角色 {caller.role} 无权访问此页面（需要 {permission} 权限）")
+        return caller
+
+    dependency.__name__ = f"page_requires_{permission}"
+    return dependency
+
+
+CheckPageDep = Annotated[ApiKeyInfo, Depends(require_page("check"))]
+LawsPageDep = Annotated[ApiKeyInfo, Depends(require_page("laws"))]
+AuditPageDep = Annotated[ApiKeyInfo, Depends(require_page("audit"))]

@@ -1,0 +1,1 @@
+"""One APIRouter per file; `web.app.create_app` includes them all."""

@@ -1,0 +1,261 @@
+"""Pydantic schemas of the HTTP API (requests and responses); never ORM models.
+
+The check response mirrors `verifier.result_to_json` (the CLI's JSON) field for field; a test
+validates real responses against these models with extra fields forbidden, so they cannot drift.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Schema(BaseModel):
+    """Base: unknown fields are an error (requests: 422; responses: caught by the tests)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+class ErrorBody(Schema):
+    code: str = Field(description="Stable machine-readable code, e.g. invalid_input.")
+    message: str = Field(description="What is wrong, for a person.")
+    field: str | None = Field(description="The request field at fault (answer, as_of, q …).")
+
+
+class ErrorResponse(Schema):
+    """Every error of the API has this shape."""
+
+    error: ErrorBody
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
+    status: {"model": ErrorResponse, "description": description}
+    for status, description in (
+        (401, "No API key, or an unknown or revoked one."),
+        (403, "The key's role does not allow this."),
+        (413, "The request body is over the limit (LEXGATE_WEB_MAX_BODY_BYTES)."),
+        (422, "A field is invalid; `field` names it."),
+        (503, "The database is unreachable or holds no statutes."),
+    )
+}
+NOT_FOUND_RESPONSE: dict[int | str, dict[str, object]] = {
+    404: {"model": ErrorResponse, "description": "No such law, or no such article in it."}
+}
+
+
+# --- POST /check ----------------------------------------------------------------------------
+
+
+class CheckRequest(Schema):
+    answer: str = Field(min_length=1, description="The answer whose citations are checked.")
+    as_of: date | None = Field(
+        default=None, description="Check as of this day (YYYY-MM-DD); default: today."
+    )
+
+
+class SpanOut(Schema):
+    text: str
+    start: int
+    end: int
+
+
+class ArticleRefOut(Schema):
+    law: str
+    article: int
+    article_suffix: str | None = None
+    label: str
+    version_label: str | None = None
+    text: str | None = None
+    kind: str | None = None
+    similarity: float | None = None
+    changed: bool = False
+    note: str | None = None
+
+
+class FactsOut(Schema):
+    """Only the facts that apply are present."""
+
+    law: str | None = None
+    level: str | None = None
+    level_covered: bool | None = None
+    article_count: int | None = None
+    version_label: str | None = None
+    effective_from: str | None = None
+    effective_to: str | None = None
+    repealed_on: str | None = None
+    repealed_by: str | None = None
+    successors: list[ArticleRefOut] = []
+    corresponding: ArticleRefOut | None = None
+    upcoming_version: str | None = None
+    upcoming_effective_from: str | None = None
+    paragraph_count: int | None = None
+    item_count: int | None = None
+
+
+class ResolvedOut(Schema):
+    law: str
+    version_label: str | None
+    effective_from: str | None
+    effective_to: str | None
+    article_label: str | None
+    article_text: str | None
+
+
+class FoundInOut(Schema):
+    law: str
+    article_label: str
+    version_label: str | None
+    score: float
+    where: Literal["same_law", "other_version", "elsewhere"]
+
+
+class QuoteCheckOut(Schema):
+    verdict: Literal["match", "partial", "mismatch", "none"]
+    score: float | None
+    found_in: list[FoundInOut]
+
+
+class NumberConflictOut(Schema):
+    kind: str
+    claim_value: float
+    article_values: list[float]
+    claim_surface: str
+    article_surfaces: list[str]
+
+
+class CitationOut(Schema):
+    surface: str
+    start: int
+    end: int
+    law_as_written: str | None
+    law: str | None
+    implicit: bool
+    article: int
+    article_suffix: str | None
+    paragraph: int | None
+    item: int | None
+    quote: SpanOut | None
+    range: bool
+    version_hint: str | None
+    claim: SpanOut | None
+    status: Literal["verified", "deprecated", "notYetEffective", "unverified"]
+    reason: str
+    badge: Literal["现行有效", "已修改", "已废止", "尚未生效", "未能核验"]
+    facts: FactsOut
+    resolved: ResolvedOut | None
+    quote_check: QuoteCheckOut
+    number_conflicts: list[NumberConflictOut]
+
+
+class SummaryOut(Schema):
+    total: int
+    verified: int
+    deprecated: int
+    notYetEffective: int  # the status name, as in the CLI's JSON
+    unverified: int
+    line: str = Field(description="已校对 6 条 · 现行有效 5 · 已废止 1 · 尚未生效 0 · 未能核验 0")
+
+
+class CheckResponse(Schema):
+    """The CLI's `lexgate check --json` output for one answer."""
+
+    as_of: str
+    citations: list[CitationOut]
+    summary: SummaryOut
+
+
+# --- laws -----------------------------------------------------------------------------------
+
+
+class LawOut(Schema):
+    id: int
+    name: str
+    short_name: str
+    level: str
+    issuer: str | None
+    repealed_on: date | None = None
+
+
+class LawSearchResponse(Schema):
+    query: str
+    laws: list[LawOut]
+
+
+class VersionOut(Schema):
+    id: int
+    label: str
+    promulgated: date | None
+    effective_from: date | None
+    effective_to: date | None = Field(description="The day it stopped being in force; null: open.")
+    article_count: int
+    has_text: bool = Field(description="False for laws known only by facts (repealed codes).")
+    in_force_today: bool
+
+
+class RepealOut(Schema):
+    repealed_on: date
+    repealed_by: str | None
+    successor: LawOut | None
+
+
+class LawDetail(Schema):
+    law: LawOut
+    versions: list[VersionOut] = Field(description="Oldest first.")
+    repeal: RepealOut | None
+
+
+class DiffPart(Schema):
+    op: Literal["equal", "insert", "delete"]
+    text: str
+
+
+class ArticleVersionOut(Schema):
+    """One version's text of the article (null text: not in that version, or no text kept)."""
+
+    version: VersionOut
+    label: str | None
+    number: int | None
+    suffix: str | None
+    deleted: bool
+    text: str | None
+    chapter_path: list[str]
+    matched_by: Literal["number", "alignment"] | None = Field(
+        description="How this version's article was found: same number, or by aligning texts "
+        "of consecutive versions (the article was renumbered)."
+    )
+    changes: list[DiffPart] | None = Field(
+        description="Character diff from the previous version's text; null when there is none."
+    )
+
+
+class ArticleDetail(Schema):
+    law: LawOut
+    as_of: date
+    number: int
+    suffix: str | None
+    label: str
+    in_force: ArticleVersionOut | None = Field(
+        description="The article as in force on as_of; null when no version is in force then."
+    )
+    versions: list[ArticleVersionOut] = Field(description="Every version, oldest first.")
+    repeal: RepealOut | None
+    successors: list[ArticleRefOut] = Field(description="Articles that took this one over.")
+
+
+# --- health ---------------------------------------------------------------------------------
+
+
+class HealthResponse(Schema):
+    status: Literal["ok"]
+
+
+class ReadyResponse(Schema):
+    status: Literal["ready"]
+    laws: int
+    versions: int
+    articles: int
