@@ -28,6 +28,7 @@ import heapq
 import math
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 from rapidfuzz import fuzz, process
@@ -105,18 +106,20 @@ def _verdict(score: float, support: float) -> QuoteVerdict:
 
 @dataclass(frozen=True, slots=True)
 class _PreparedArticle:
-    raw_sentences: list[str]
-    sentences: list[str]
+    raw_sentences: tuple[str, ...]
+    sentences: tuple[str, ...]
     text: str
 
 
+@lru_cache(maxsize=16384)
 def _prepare_article(article_text: str) -> _PreparedArticle:
+    """Split and normalise an article once (article texts are few and checked many times)."""
     raw = split_sentences(article_text)
     normalised = [normalize_for_compare(s) for s in raw]
     kept = [(r, n) for r, n in zip(raw, normalised, strict=True) if n]
     return _PreparedArticle(
-        raw_sentences=[r for r, _ in kept],
-        sentences=[n for _, n in kept],
+        raw_sentences=tuple(r for r, _ in kept),
+        sentences=tuple(n for _, n in kept),
         text="".join(n for _, n in kept),
     )
 
