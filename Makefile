@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint bench clean
+.PHONY: install run test lint bench eval clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ test: lint
 ## make bench: speed and memory figures reported in docs/performance.md.
 bench: install
 	$(BIN)/python -m benchmarks
+
+## make eval: extraction F1 and quote-check accuracy on ../shared/eval (docs/evaluation.md).
+eval: install
+	$(BIN)/lexgate db init
+	scripts/evaluate.sh
 
 clean:
 	rm -rf var .pytest_cache .mypy_cache .ruff_cache
