@@ -32,7 +32,8 @@ _ARTICLE_GROUP = rf"{_ARTICLE}(?:{_S}{_PARAGRAPH})?(?:{_S}{_ITEM})?"
 _RANGE = rf"第{_S}{_N}{_S}(?:条{_S})?(?:至|到|[-－—–~～]){_S}(?:第{_S})?{_N}{_S}条{_NOT_ARTICLE}"
 _MEMBER = rf"(?:{_RANGE}|{_ARTICLE_GROUP}|{_PARAGRAPH}(?:{_S}{_ITEM})?|{_ITEM})"
 _SEP = rf"{_S}(?:[、，,]|以及|和|及|与|或者|或){_S}"
-RUN = rf"(?:{_RANGE}|{_ARTICLE_GROUP})(?:{_SEP}{_MEMBER})*"
+MAX_MEMBERS = 40  # a longer list is cut into runs of this size (one parse each, cached)
+RUN = rf"(?:{_RANGE}|{_ARTICLE_GROUP})(?:{_SEP}{_MEMBER}){{0,{MAX_MEMBERS}}}"
 
 LAW_SUFFIX = r"(?:法典|法|条例|规定|办法|解释|决定|细则|规则|通则|总则|标准|意见|批复|公约|纲要|规范|规程|准则|措施|答复|通知|修正案)"
 TITLE = r"《(?:[^《》\n]|《[^《》\n]{0,60}》){1,100}》"
@@ -53,13 +54,31 @@ _LAW = (
     rf"(?:(?P<title>{TITLE})(?:{_S}{_TITLE_TAIL})?|(?P<quoted>{_QUOTED_NAME})|(?P<ref>{REF_WORDS}))"
     rf"(?:{_S}{_NOTE})?"
 )
-CANDIDATE_RE = re.compile(rf"(?:{_LAW}(?:{_GAP_ITEM}){{0,6}})?(?P<run>{RUN})|(?P<mention>{TITLE})")
+# The leading lookahead lets the engine skip quickly to the few characters a candidate can
+# start with (it cuts the scan time by two thirds).
+_FIRST_CHARS = "第《“" + "".join(sorted({word[0] for word in REF_WORDS.split("|")}))
+CANDIDATE_RE = re.compile(
+    rf"(?=[{_FIRST_CHARS}])"
+    rf"(?:(?:{_LAW}(?:{_GAP_ITEM}){{0,6}})?(?P<run>{RUN})|(?P<mention>{TITLE}))"
+)
 
 # ---------------------------------------------------------------- looking back from a run
-_GAP_TAIL_RE = re.compile(rf"(?:{_GAP_ITEM}){{1,6}}$")
-_SPACING_TAIL_RE = re.compile(rf"(?:[\s\u3000\xa0]+|的|中|{_HTML}){{1,6}}$")
-_NOTE_TAIL_RE = re.compile(rf"{_NOTE}{_S}$")
-_NAME_CHARS_RE = re.compile(r"[\u4e00-\u9fff（）()·]{1,30}$")
+# Looking back is done on the reversed text just before a run, with anchored matches: an
+# end-anchored search would retry at every position of the window.
+_HTML_REVERSED = r">[^<>\n]{0,30}[a-zA-Z]/?<"
+_DIVISION_REVERSED = rf"(?:(?:(?!第)[\u4e00-\u9fff]){{1,12}}{_S})?[编章节]{_S}{_N}{_S}第"
+_SPACING_REVERSED_RE = re.compile(rf"(?:[\s\u3000\xa0]+|的|中|{_HTML_REVERSED}){{0,6}}")
+_GAP_REVERSED_RE = re.compile(
+    rf"(?:[\s\u3000\xa0]+|的|中|则总|则分|则附|{_HTML_REVERSED}|{_DIVISION_REVERSED}){{0,6}}"
+)
+_NOTE_REVERSED_RE = re.compile(rf"{_S}[）)][^（）()\n]{{1,30}}[（(]")
+_NAME_CHARS_REVERSED_RE = re.compile(r"[\u4e00-\u9fff（）()·]{1,30}")
+_LOOK_BACK = 60
+# A name written without 《》 starts after the last verb or particle before it
+# (用人单位违反工伤保险条例 → 工伤保险条例).
+_LAST_CLAUSE_RE = re.compile(
+    r"的|是|了|违反|根据|依据|依照|按照|参照|适用|参见|援引|引用|对照|结合|符合|以及|关于"
+)
 _LAW_SUFFIX_RE = re.compile(rf"{LAW_SUFFIX}$")
 _LEADING_WORDS_RE = re.compile(
     r"^(?:根据|依据|依照|按照|参照|参考|参见|对照|结合|违反|适用|援引|引用|详见|查阅|符合|"
@@ -106,26 +125,26 @@ def is_law_like(name: str) -> bool:
     return bool(name) and not _NOT_A_LAW_RE.search(name)
 
 
-def _strip_gap(text: str, end: int, spacing_only: bool = False) -> int:
-    """Move `end` left over a gap (spaces, 的, 第二章 …) that may stand between law and run."""
-    window = text[max(0, end - 30) : end]
-    match = (_SPACING_TAIL_RE if spacing_only else _GAP_TAIL_RE).search(window)
-    if match:
-        end -= len(window) - match.start()
-    note = _NOTE_TAIL_RE.search(text[max(0, end - 34) : end])
-    if note:
-        end -= len(note.group(0))
-    return end
+def _name_ends(text: str, end: int) -> tuple[int, int]:
+    """Where a name before the run at `end` may end: before spacing (的, spaces, a note)
+    only, and before a whole gap (also 总则, 第二章 …)."""
+    window = text[max(0, end - _LOOK_BACK) : end][::-1]
+    ends = []
+    for gap in (_SPACING_REVERSED_RE, _GAP_REVERSED_RE):
+        position = gap.match(window).end()  # type: ignore[union-attr]  # matches ""
+        note = _NOTE_REVERSED_RE.match(window, position)
+        if note:
+            position = gap.match(window, note.end()).end()  # type: ignore[union-attr]
+        ends.append(end - position)
+    return ends[0], ends[1]
 
 
 def _plausible_name(text: str, end: int) -> int | None:
     """Start of a law name written without 《》 that ends at `end`, by its shape alone."""
-    match = _NAME_CHARS_RE.search(text[max(0, end - 30) : end])
+    match = _NAME_CHARS_REVERSED_RE.match(text[max(0, end - 30) : end][::-1])
     if not match:
         return None
-    name = match.group(0)
-    if "的" in name:
-        name = name[name.rindex("的") + 1 :]
+    name = _LAST_CLAUSE_RE.split(match.group(0)[::-1])[-1]
     lead = _LEADING_WORDS_RE.match(name)
     if lead and len(name) - lead.end() >= 2:
         name = name[lead.end() :]
@@ -139,13 +158,12 @@ def _plausible_name(text: str, end: int) -> int | None:
     return end - len(name)
 
 
-def bare_name(text: str, end: int, lexicon: Lexicon | None) -> tuple[int, int] | None:
-    """(start, end) of a law name written without 《》 that ends right before `end`.
+def bare_name(text: str, ends: tuple[int, ...], lexicon: Lexicon | None) -> tuple[int, int] | None:
+    """(start, end) of a law name written without 《》 that ends at one of `ends`.
 
-    The name may end right there, or before a gap (民法总则第一条 is a name, 社会保险法第二章
-    第十五条 has a chapter in between); the lexicon is asked first, then the name's shape.
+    民法总则第一条 has its name right before the run, 社会保险法第二章第十五条 before a gap;
+    the lexicon is asked first, then the name's shape.
     """
-    ends = [_strip_gap(text, end, spacing_only=True), _strip_gap(text, end)]
     if lexicon is not None:
         for name_end in ends:
             length = lexicon.longest_suffix(text[max(0, name_end - _NAME_WINDOW) : name_end])
@@ -159,12 +177,11 @@ def bare_name(text: str, end: int, lexicon: Lexicon | None) -> tuple[int, int] |
 
 
 def continues(text: str, end: int) -> bool:
-    """Whether a bare run starting at `end` may continue the law cited before it.
+    """Whether a bare run whose gap starts at `end` may continue the law cited before it.
 
     It may after punctuation, a line break or the start of the answer, or after a word such
     as 根据/和/同时; not after a noun (合同第五条 is a clause of a contract).
     """
-    end = _strip_gap(text, end)
     if end == 0:
         return True
     previous = text[end - 1]
@@ -190,14 +207,15 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
                 continue
         elif match.group("ref") is not None:
             # 合同法 ends with 同法, 基本法 with 本法: a longer name wins over the ref word.
-            name = bare_name(text, match.end("ref"), lexicon)
-            if name is not None and name[1] == match.end("ref") and name[0] < match.start("ref"):
+            name = bare_name(text, (match.end("ref"),), lexicon)
+            if name is not None and name[0] < match.start("ref"):
                 start = max(name[0], last_end)
         elif match.group("quoted") is None:
-            name = bare_name(text, start, lexicon)
+            ends = _name_ends(text, start)
+            name = bare_name(text, ends, lexicon)
             if name is not None and name[0] >= last_end:
                 start = name[0]
-            elif not continues(text, start):
+            elif not continues(text, ends[1]):
                 last_end = end
                 continue
         found.append(Candidate("chain", start, end))

@@ -45,6 +45,9 @@ class Lexicon:
     names: Mapping[str, str]
     lengths: tuple[int, ...] = field(default=())  # key lengths, longest first
     last_chars: frozenset[str] = field(default=frozenset())
+    _resolved: dict[str, str | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )  # memo of resolve(): answers repeat the same few names
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, str]) -> Lexicon:
@@ -92,12 +95,16 @@ class Lexicon:
 
     def resolve(self, name: str) -> str | None:
         """The canonical name of a written name, trying with and without the PRC prefix."""
+        if name in self._resolved:
+            return self._resolved[name]
         key = normalize_name(name)
         found = self.names.get(key)
         if found is None and key.startswith(PRC_PREFIX):
             found = self.names.get(strip_prc_prefix(key))
         if found is None and not key.startswith(PRC_PREFIX):
             found = self.names.get(PRC_PREFIX + key)
+        if len(self._resolved) < 100_000:
+            self._resolved[name] = found
         return found
 
     def longest_suffix(self, text: str) -> int:

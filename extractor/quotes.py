@@ -23,11 +23,11 @@ _LEAD_RE = re.compile(
 _OPEN_QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
 # Text straight after the number that is the answer's own words, not the article's.
 _NOT_CONTENT_RE = re.compile(
-    r"(?:的|等|中|和|及|与|或|也|都|则|所|之|关于|对|以|为|是|就|已|还|并|才|来|里|内|上|下|后|前|时|"
+    r"(?:的|等|中|和|及|与|或|也|都|则|所|之|关于|对|以|为|是|就|已|还|并|才|来|里|内|"
     r"即|进行|作出|相关|有关|规定|提到|指出|明确|要求|来看|而言|可知|可以看出|[第、，,。；;：:！？!?）)】\]”\"'])"
 )
 _HEADING_RE = re.compile(
-    r"^(?:【[^】\n]{1,20}】|\[[^\]\n]{1,20}\]|[\u4e00-\u9fff、]{2,20}罪[：:])[ \t\u3000\xa0,，:：]*"
+    r"(?:【[^】\n]{1,20}】|\[[^\]\n]{1,20}\]|[\u4e00-\u9fff、]{2,20}罪[：:])[ \t\u3000\xa0,，:：]*"
 )
 # Where the answer turns to its own comment after a recitation.
 _COMMENT_RE = re.compile(
@@ -41,6 +41,8 @@ _COMMENT_RE = re.compile(
 )
 _TRAILING = " \t\u3000\xa0\n。；;，,"
 _CLAIM_END = "。！？；!?;\n"
+_CLAIM_END_RE = re.compile("[。！？；!?;\n]")
+MAX_CLAIM_SIDE = 400  # characters: a claim is one sentence, not a page
 
 
 def _closing(text: str, open_at: int, limit: int) -> int | None:
@@ -95,13 +97,13 @@ def find_quote(text: str, after: int, limit: int) -> Quote | None:
 
 
 def find_claim(text: str, start: int, end: int) -> Span:
-    """The sentence around [start, end): split on 。！？； and line breaks."""
-    left = start
-    while left > 0 and text[left - 1] not in _CLAIM_END:
-        left -= 1
-    right = end
-    while right < len(text) and text[right] not in _CLAIM_END:
-        right += 1
+    """The sentence around [start, end): split on 。！？； and line breaks (at most
+    `MAX_CLAIM_SIDE` characters each side, so a text without any stays linear)."""
+    floor = max(0, start - MAX_CLAIM_SIDE)
+    left = max(text.rfind(mark, floor, start) for mark in _CLAIM_END) + 1 or floor
+    left = max(left, floor)
+    boundary = _CLAIM_END_RE.search(text, end, end + MAX_CLAIM_SIDE)
+    right = boundary.start() if boundary else min(len(text), end + MAX_CLAIM_SIDE)
     if right < len(text) and text[right] in "。！？!?":
         right += 1
     while left < right and text[left] in " \t\u3000\xa0":

@@ -311,3 +311,61 @@ gate_citation_specs = st.lists(
     max_size=14,
 )
 """Citations of an answer as (kind, article number) pairs; the gate tests build the verdicts."""
+
+
+# Statute citations as answers write them (extractor).
+
+CITATION_ALPHABET = "第一二三四五六七八九十百千零两0123456789０１２条款项章节编之、，和及至到-（）()《》〈〉“”本该同法律规定条例的中 \n。：劳动合同民典刑"
+"""Characters citations are made of, to stress the pre-scan and the grammar together."""
+
+citation_like_text = st.text(alphabet=CITATION_ALPHABET, max_size=80)
+"""Short texts dense in 第/条/《》/本法 …: near-citations and broken ones."""
+
+_PLAIN_CHARS = "用人单位劳动者应当按照约定支付工资报酬经济补偿期间情形社会保险登记机关申请办理手续"
+plain_chinese = st.text(alphabet=_PLAIN_CHARS + "，。；！？ \n", max_size=40)
+"""Chinese prose that holds no citation (no 第, numerals, titles or law names)."""
+
+
+@st.composite
+def rendered_citations(draw: st.DrawFn, names: tuple[str, ...]) -> tuple[str, dict[str, object]]:
+    """One citation written out (law from `names`, article 1..1260 Chinese or Arabic, optional
+    之N/款/项) and the fields extraction must give back."""
+    name = draw(st.sampled_from(names))
+    written = draw(st.sampled_from([name, name.removeprefix("中华人民共和国")]))
+    article = draw(st.integers(min_value=1, max_value=1260))
+    suffix = draw(st.sampled_from([None, "之一", "之二"]))
+    paragraph = draw(st.one_of(st.none(), st.integers(min_value=1, max_value=9)))
+    item = draw(st.one_of(st.none(), st.integers(min_value=1, max_value=12)))
+    arabic = draw(st.booleans())
+    number = str(article) if arabic else int_to_cn(article)
+    text = f"第{number}条{suffix or ''}"
+    if paragraph is not None:
+        text += f"第{paragraph if arabic else int_to_cn(paragraph)}款"
+    if item is not None:
+        item_number = int_to_cn(item)
+        text += draw(st.sampled_from([f"第{item_number}项", f"第（{item_number}）项"]))
+    titled = draw(st.booleans())
+    surface = (f"《{written}》" if titled else written) + text
+    fields = {
+        "law": name,
+        "article": article,
+        "article_suffix": suffix,
+        "paragraph": paragraph,
+        "item": item,
+        "surface": surface,
+    }
+    return surface, fields
+
+
+# API keys (web).
+
+api_key_like_texts = st.one_of(
+    st.text(max_size=80),
+    st.builds(
+        "{}_{}_{}".format,
+        st.sampled_from(["lgk", "LGK", "lg", ""]),
+        st.text(alphabet="0123456789abcdefABCDEF_", max_size=14),
+        st.text(max_size=50),
+    ),
+)
+"""Texts shaped like API keys (lgk_<id>_<secret>) and arbitrary text."""

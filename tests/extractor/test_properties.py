@@ -1,0 +1,69 @@
+"""Properties of extraction over generated text (Hypothesis)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from extractor import Lexicon, extract
+from extractor.candidates import find_candidates
+from extractor.grammar import parse_span
+from tests.extractor.conftest import ALIASES, LAW_NAMES
+from tests.strategies import citation_like_text, plain_chinese, rendered_citations
+
+LEXICON = Lexicon.from_mapping({**{name: name for name in LAW_NAMES}, **ALIASES})
+PLAIN_NAMES = tuple(name for name in LAW_NAMES if "《" not in name)
+BOUNDARIES = st.sampled_from(["。", "，", "\n", "：", " ", "；"])
+any_text = st.one_of(st.text(max_size=200), citation_like_text)
+
+
+@given(any_text, st.booleans())
+def test_never_raises(text: str, with_lexicon: bool) -> None:
+    """Extraction returns a list of citations for any text, with or without a lexicon."""
+    assert isinstance(extract(text, LEXICON if with_lexicon else None), list)
+
+
+@given(citation_like_text)
+def test_grammar_accepts_every_candidate(text: str) -> None:
+    """Every chain span the pre-scan cuts out parses with the grammar."""
+    for candidate in find_candidates(text, LEXICON):
+        if candidate.kind == "chain":
+            chain = parse_span(text[candidate.start : candidate.end])
+            assert chain.references
+
+
+@given(any_text)
+def test_spans_lie_in_the_text(text: str) -> None:
+    """Every surface, quote and claim is the text between its own start and end."""
+    for citation in extract(text, LEXICON):
+        assert 0 <= citation.start < citation.end <= len(text)
+        assert text[citation.start : citation.end] == citation.surface
+        for span in (citation.quote, citation.claim):
+            if span is not None:
+                assert 0 <= span.start <= span.end <= len(text)
+                assert text[span.start : span.end] == span.text
+
+
+@given(rendered_citations(PLAIN_NAMES), plain_chinese, plain_chinese, BOUNDARIES, BOUNDARIES)
+def test_rendered_citation_is_found(
+    rendered: tuple[str, dict[str, object]],
+    before: str,
+    after: str,
+    left: str,
+    right: str,
+) -> None:
+    """A citation written inside prose comes back with its law, numbers and surface."""
+    surface, fields = rendered
+    text = before + left + surface + right + after
+    (citation,) = extract(text, LEXICON)
+    found = {
+        "law": citation.law,
+        "article": citation.article,
+        "article_suffix": citation.article_suffix,
+        "paragraph": citation.paragraph,
+        "item": citation.item,
+        "surface": citation.surface,
+    }
+    assert found == fields
+    assert citation.start == len(before + left)
+    assert not citation.implicit
