@@ -38,6 +38,9 @@ from gate.standards import conclusions, evaluate_standards
 from legaldb.repository import StatuteRepository
 from verifier.models import CheckResult, Status, Verdict
 
+AMENDMENT_LABELS = ("修正", "修订")
+"""Version labels of a text that amends an older one (2023年修正, 2023年修订)."""
+
 
 def rate_counts(verdicts: Sequence[Verdict]) -> RateCounts:
     """Distinct provisions by tier; a provision cited in several tiers counts in its worst."""
@@ -58,12 +61,41 @@ def rate_counts(verdicts: Sequence[Verdict]) -> RateCounts:
     )
 
 
-def findings(verdicts: Sequence[Verdict], policy: Policy) -> list[Finding]:
-    """One finding per (provision, signal, detail), at its first occurrence, in a fixed order."""
+def version_in_force_missing(verdict: Verdict, repo: StatuteRepository, as_of: date) -> bool:
+    """A not-yet-effective citation of a law of which the data holds no version in force on
+    as_of although its earliest version in the data amends an older text (修正/修订): the text
+    in force then is outside the data, so the citation cannot be faulted (刑法 before
+    2024-03-01 in a snapshot holding only its 2023 amendment)."""
+    if verdict.reason != "not_yet_effective" or verdict.resolved is None:
+        return False
+    law = repo.resolve(verdict.resolved.law)
+    if law is None or repo.version_in_force(law.id, as_of) is not None:
+        return False
+    versions = repo.versions(law.id)
+    return bool(versions) and versions[0].label.endswith(AMENDMENT_LABELS)
+
+
+def findings(
+    verdicts: Sequence[Verdict],
+    policy: Policy,
+    *,
+    repo: StatuteRepository | None = None,
+    as_of: date | None = None,
+) -> list[Finding]:
+    """One finding per (provision, signal, detail), at its first occurrence, in a fixed order.
+
+    With the repository (and as_of), a not-yet-effective citation whose text in force is
+    missing from the data is a boundary failure rather than a correctable one.
+    """
     first: dict[tuple[ProvisionKey, Signal, str | None], Verdict] = {}
     for verdict in verdicts:
         key = provision_key(verdict)
-        for signal, detail in signals_of(verdict):
+        missing = (
+            repo is not None
+            and as_of is not None
+            and version_in_force_missing(verdict, repo, as_of)
+        )
+        for signal, detail in signals_of(verdict, in_force_missing=missing):
             seen = first.get((key, signal, detail))
             if seen is None or _position(verdict) < _position(seen):
                 first[(key, signal, detail)] = verdict
@@ -121,12 +153,14 @@ def assess(
     policy: Policy | None = None,
     session_id: str | None = None,
     attempt: int = 1,
+    repo: StatuteRepository | None = None,
 ) -> GateResult:
-    """The decision on an answer already checked by the verifier (pure)."""
+    """The decision on an answer already checked by the verifier (no I/O but the repository's
+    in-memory index, consulted only when given)."""
     policy = policy or Policy()
     verdicts = check.verdicts
     counts = rate_counts(verdicts)
-    found = findings(verdicts, policy)
+    found = findings(verdicts, policy, repo=repo, as_of=date.fromisoformat(check.as_of))
     failures = [finding.failure for finding in found]
     decision = decide(counts, failures, policy)
     rate = counts.verified / counts.provisions if counts.provisions else None
@@ -190,15 +224,18 @@ def evaluate(
         policy=policy,
         session_id=session_id,
         attempt=attempt,
+        repo=repo,
     )
 
 
 __all__ = [
+    "AMENDMENT_LABELS",
     "assess",
     "decide",
     "default_session_id",
     "evaluate",
     "findings",
     "rate_counts",
+    "version_in_force_missing",
     "wants_rerun",
 ]

@@ -72,6 +72,7 @@ Signal = Literal[
     "superseded",
     "article_deleted",
     "not_yet_effective",
+    "version_in_force_missing",
     "effective_date_unknown",
     "quote_mismatch",
     "number_conflict",

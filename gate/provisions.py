@@ -84,11 +84,19 @@ def conflict_detail(conflict: NumberConflict) -> str:
     return f"{conflict.kind}:{conflict.claim_value:g}"
 
 
-def signals_of(verdict: Verdict) -> list[tuple[Signal, str | None]]:
-    """Every failure signal of one citation occurrence, with its detail."""
+def signals_of(
+    verdict: Verdict, *, in_force_missing: bool = False
+) -> list[tuple[Signal, str | None]]:
+    """Every failure signal of one citation occurrence, with its detail.
+
+    in_force_missing: the citation is not yet effective only because the data lacks the text
+    in force on the as-of date (a boundary, see `decide.version_in_force_missing`).
+    """
     found: list[tuple[Signal, str | None]] = []
     if verdict.status != "verified":
-        if verdict.reason == "law_not_found":
+        if verdict.reason == "not_yet_effective" and in_force_missing:
+            found.append(("version_in_force_missing", None))
+        elif verdict.reason == "law_not_found":
             covered = verdict.facts.level_covered is True
             found.append(("law_not_found" if covered else "law_outside_coverage", None))
         elif verdict.reason in _REASON_SIGNALS:

@@ -198,3 +198,37 @@ def test_without_a_regenerator_the_request_is_left_to_the_caller(
     assert current.done and current.record.state == "passed_after_rerun"
     with pytest.raises(RoundClosedError):
         current.submit(CORRECTED)
+
+
+def test_a_provision_only_in_the_coming_version_is_rerun_with_its_date(
+    statute_repository: StatuteRepository, llm_server: LLMServer, regenerator: OpenAIRegenerator
+) -> None:
+    llm_server.script(Reply.chat(CORRECTED))
+    answer = "公司长期不开业的，登记机关可以吊销营业执照，见《中华人民共和国公司法》第二百六十条。"
+    record = run(None, answer, regenerator, repo=statute_repository,
+                 session_id="s-company", as_of=AS_OF)  # fmt: skip
+    assert [f.signal for f in record.attempts[0].failures] == ["not_yet_effective"]
+    fact = "《中华人民共和国公司法》（2023年修订）自2024年7月1日起施行，在此之前不得作为现行依据。"
+    assert [f.text for f in record.attempts[0].facts] == [fact]
+    (messages,) = sent_messages(llm_server)
+    assert fact in messages[-1]["content"]
+    assert record.state == "passed_after_rerun"
+
+
+@pytest.mark.parametrize("as_of", [date(2023, 8, 1), date(2024, 2, 29)], ids=str)
+def test_a_law_whose_text_in_force_is_missing_is_a_data_boundary(
+    statute_repository: StatuteRepository,
+    llm_server: LLMServer,
+    regenerator: OpenAIRegenerator,
+    as_of: date,
+) -> None:
+    """The snapshot holds 刑法 only as amended in 2023 (in force from 2024-03-01)."""
+    answer = "根据《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
+    record = run(None, answer, regenerator, repo=statute_repository,
+                 session_id="s-criminal", as_of=as_of)  # fmt: skip
+    assert record.state == "data_boundary"
+    assert [f.signal for f in record.attempts[0].failures] == ["version_in_force_missing"]
+    assert llm_server.requests == []
+    later = run(None, answer, regenerator, repo=statute_repository,
+                session_id="s-criminal-2", as_of=date(2024, 3, 1))  # fmt: skip
+    assert later.state == "passed"
