@@ -1,0 +1,69 @@
+"""The real server (`lexgate serve`, uvicorn, h11) on loopback: bodies, keys, headers."""
+
+from __future__ import annotations
+
+import socket
+
+import httpx
+import pytest
+
+from tests.web.conftest import VERIFIED, LiveServer
+
+
+def _raw_post(server: LiveServer, head: str, chunks: list[bytes]) -> bytes:
+    """POST /api/v1/check over a plain socket (chunked), return the raw reply head and body."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        sock.sendall(head.encode("ascii"))
+        try:
+            for chunk in chunks:
+                sock.sendall(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            sock.sendall(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server may answer and close before the upload ends
+        reply = b""
+        while True:
+            try:
+                data = sock.recv(65536)
+            except ConnectionResetError:
+                break
+            if not data:
+                break
+            reply += data
+            if b"\r\n\r\n" in reply and reply.rstrip().endswith(b"}"):
+                break
+        return reply
+
+
+@pytest.mark.parametrize("declared", [None, "100"], ids=["chunked", "chunked-with-false-length"])
+def test_chunked_upload_over_the_limit_is_413(
+    live_server: LiveServer, declared: str | None
+) -> None:
+    """300 KB sent in chunks, with no or a false Content-Length, is refused with 413."""
+    head = (
+        "POST /api/v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Authorization: Bearer {live_server.checker_key}\r\n"
+        "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+        + (f"Content-Length: {declared}\r\n" if declared else "")
+        + "\r\n"
+    )
+    reply = _raw_post(live_server, head, [b'{"answer": "'] + [b"a" * 10_000] * 30 + [b'"}'])
+    status_line = reply.split(b"\r\n", 1)[0]
+    assert b" 413 " in status_line, reply[:300]
+    assert b'"code":"body_too_large"' in reply
+
+
+def test_real_server_checks_and_sends_headers(live_server: LiveServer) -> None:
+    """A real request over TCP: the check, the CSP and the JSON error shape."""
+    with httpx.Client(base_url=live_server.url, timeout=30) as client:
+        ok = client.post(
+            "/api/v1/check",
+            json={"answer": VERIFIED, "as_of": "2024-01-01"},
+            headers={"X-API-Key": live_server.checker_key},
+        )
+        assert ok.status_code == 200 and ok.json()["citations"][0]["badge"] == "现行有效"
+        assert "default-src 'self'" in ok.headers["content-security-policy"]
+        refused = client.post("/api/v1/check", json={"answer": VERIFIED})
+        assert refused.status_code == 401
+        assert refused.json()["error"]["code"] == "unauthorized"
+        page = client.get("/", follow_redirects=False)
+        assert page.status_code == 303 and page.headers["location"] == "/login?next=/"

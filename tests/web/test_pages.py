@@ -1,0 +1,171 @@
+"""The pages over the corpus: login by key, badges, escaping, CSP, the statute browser."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from legaldb import StatuteRepository
+from lexgate.settings import Settings
+from tests.web.conftest import THREE_CITATIONS, TestClient, client_for
+from web.deps import KEY_COOKIE
+from web.routes.login import safe_next
+
+
+@pytest.fixture(scope="module")
+def public_client(corpus_database_url: str) -> Iterator[TestClient]:
+    """The app with LEXGATE_WEB_PUBLIC_PAGES on (what `make run` does)."""
+    with client_for(Settings(database_url=corpus_database_url, web_public_pages=True)) as client:
+        yield client
+
+
+def _badges(html: str) -> list[tuple[str, str]]:
+    """(kind, label) of every badge, in order."""
+    return re.findall(
+        r'<details class="badge badge-(\w+)".*?<span class="label-text">([^<]+)</span>', html, re.S
+    )
+
+
+def test_pages_need_a_key_unless_public(corpus_client: TestClient) -> None:
+    """Without the cookie (and public pages off) the pages send the browser to /login."""
+    for path in ("/", "/laws", "/laws/1"):
+        response = corpus_client.get(path, follow_redirects=False)
+        assert response.status_code == 303
+        assert response.headers["location"] == f"/login?next={path}"
+
+
+def test_login_sets_a_strict_cookie_and_logout_clears_it(
+    corpus_database_url: str, corpus_keys: dict[str, str]
+) -> None:
+    """A good key is kept in an HttpOnly SameSite=Strict cookie; a bad one is refused."""
+    with client_for(Settings(database_url=corpus_database_url)) as client:
+        bad = client.post("/login", data={"key": "lgk_000000000000_nope", "next": "/laws"})
+        assert bad.status_code == 401 and "密钥无效" in bad.text
+        good = client.post(
+            "/login", data={"key": corpus_keys["checker"], "next": "/laws"}, follow_redirects=False
+        )
+        assert good.status_code == 303 and good.headers["location"] == "/laws"
+        cookie = good.headers["set-cookie"]
+        assert cookie.startswith(f"{KEY_COOKIE}=")
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/" in cookie
+        assert client.get("/", follow_redirects=False).status_code == 200
+        client.post("/logout", follow_redirects=False)
+        assert client.get("/", follow_redirects=False).status_code == 303
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [("/laws?q=民法典", "/laws?q=民法典"), ("//evil.example/", "/"), ("https://evil.example/", "/"),
+     ("/\\evil.example", "/"), ("", "/"), (None, "/")],
+    ids=["same-site", "scheme-relative", "absolute", "backslash", "empty", "none"],
+)  # fmt: skip
+def test_login_never_redirects_off_site(target: str | None, expected: str) -> None:
+    """`next` is followed only when it is a path on this site."""
+    assert safe_next(target) == expected
+
+
+def test_check_page_badges(public_client: TestClient) -> None:
+    """Three citations, three badges: green 现行有效, red 已废止 with successor, grey 未能核验."""
+    response = public_client.post("/", data={"answer": THREE_CITATIONS, "as_of": "2024-01-01"})
+    assert response.status_code == 200
+    html = response.text
+    assert _badges(html) == [
+        ("verified", "现行有效"),
+        ("repealed", "已废止"),
+        ("unverified", "未能核验"),
+    ]
+    assert "已校对 3 条 · 现行有效 1 · 已废止 1 · 尚未生效 0 · 未能核验 1" in html
+    assert "2021-01-01废止 → 民法典第577条" in html
+    assert html.count('<img class="icon" src="/static/icons/') >= 3 + 5  # badges and legend
+
+
+def test_answer_is_escaped(public_client: TestClient) -> None:
+    """An answer holding markup renders as text: no script element but our own file."""
+    html = public_client.post(
+        "/",
+        data={
+            "answer": THREE_CITATIONS + '<img src=x onerror="alert(1)">',
+            "question": "<b>问</b>",
+        },
+    ).text
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html
+    assert "&lt;img src=x onerror=" in html and "&lt;b&gt;问&lt;/b&gt;" in html
+    assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/app.js" defer>']
+
+
+@pytest.mark.parametrize(
+    ("form", "field"),
+    [({"answer": "  "}, "answer"), ({"answer": "民法典第一条", "as_of": "2024-02-30"}, "as_of")],
+    ids=["empty-answer", "bad-date"],
+)
+def test_check_page_form_errors(
+    public_client: TestClient, form: dict[str, str], field: str
+) -> None:
+    """A bad form comes back 422 with the form filled in and the field marked."""
+    response = public_client.post("/", data=form)
+    assert response.status_code == 422
+    assert f'data-field="{field}"' in response.text
+    assert 'aria-invalid="true"' in response.text
+
+
+PAGES = ["/", "/laws?q=民法典", "/login", "/docs"]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=PAGES)
+def test_pages_are_self_contained(public_client: TestClient, path: str) -> None:
+    """CSP without inline script; no inline script or style; nothing loaded from elsewhere."""
+    response = public_client.get(path)
+    assert response.status_code == 200
+    csp = response.headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "script-src 'self'" in csp
+    assert "unsafe-inline" not in csp.split("style-src")[0]  # never for scripts
+    html = response.text
+    assert all("src=" in tag for tag in re.findall(r"<script[^>]*>", html))
+    assert " style=" not in html
+    assert not re.search(r'(?:src|href)="(?:https?:)?//', html)
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    "asset",
+    ["/static/style.css", "/static/app.js", "/static/docs.js", "/static/icons/repealed.svg",
+     "/static/swagger-ui/swagger-ui-bundle.js", "/static/swagger-ui/swagger-ui.css"],
+    ids=lambda a: a.rsplit("/", 1)[-1],
+)  # fmt: skip
+def test_assets_are_served_locally(public_client: TestClient, asset: str) -> None:
+    """CSS, scripts, icons and Swagger UI come from this server."""
+    assert public_client.get(asset).status_code == 200
+
+
+def test_law_and_article_pages(
+    public_client: TestClient, statute_repository: StatuteRepository
+) -> None:
+    """Search, the version timeline with dates, an article in each version with its changes."""
+    company = statute_repository.resolve("公司法")
+    assert company is not None
+    search = public_client.get("/laws", params={"q": "公司法"}).text
+    assert f'href="/laws/{company.id}"' in search
+    law = public_client.get(f"/laws/{company.id}").text
+    for version in statute_repository.versions(company.id):
+        assert version.label in law
+        assert str(version.effective_from) in law
+    article = public_client.get(
+        f"/laws/{company.id}/articles/20", params={"as_of": "2020-01-01"}
+    ).text
+    assert "2020-01-01 施行的文本" in article
+    assert "<del>" in article or "<ins>" in article
+    contract = statute_repository.resolve("合同法")
+    assert contract is not None
+    repealed = public_client.get(f"/laws/{contract.id}").text
+    assert "已于 2021-01-01 废止" in repealed and "中华人民共和国民法典" in repealed
+
+
+def test_page_errors_are_pages(public_client: TestClient) -> None:
+    """A missing law or a bad id is an HTML error page with the right status, not JSON."""
+    missing = public_client.get("/laws/99999999")
+    assert missing.status_code == 404 and "text/html" in missing.headers["content-type"]
+    assert "404" in missing.text
+    bad = public_client.get("/laws/abc")
+    assert bad.status_code == 422 and "text/html" in bad.headers["content-type"]
