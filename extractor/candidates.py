@@ -49,7 +49,9 @@ REF_WORDS = (
 )
 _HTML = r"</?[a-zA-Z][^<>\n]{0,30}>"
 _DIVISION = rf"第{_S}{_N}{_S}[编章节](?:{_S}(?:(?!第)[\u4e00-\u9fff]){{1,12}})?"
-_GAP_ITEM = rf"(?:[\s\u3000\xa0]+|的|中|总则|分则|附则|{_HTML}|{_DIVISION})"
+# A part of a code named after the law (民法典合同编, 民法典-物权编) is a gap too.
+_PART_NAME = r"[-－—]?[\u4e00-\u9fff]{2,6}编"
+_GAP_ITEM = rf"(?:[\s\u3000\xa0]+|的|中|【|总则|分则|附则|{_HTML}|{_DIVISION}|{_PART_NAME})"
 _LAW = (
     rf"(?:(?P<title>{TITLE})(?:{_S}{_TITLE_TAIL})?|(?P<quoted>{_QUOTED_NAME})|(?P<ref>{REF_WORDS}))"
     rf"(?:{_S}{_NOTE})?"
@@ -67,9 +69,9 @@ CANDIDATE_RE = re.compile(
 # end-anchored search would retry at every position of the window.
 _HTML_REVERSED = r">[^<>\n]{0,30}[a-zA-Z]/?<"
 _DIVISION_REVERSED = rf"(?:(?:(?!第)[\u4e00-\u9fff]){{1,12}}{_S})?[编章节]{_S}{_N}{_S}第"
-_SPACING_REVERSED_RE = re.compile(rf"(?:[\s\u3000\xa0]+|的|中|{_HTML_REVERSED}){{0,6}}")
+_SPACING_REVERSED_RE = re.compile(rf"(?:[\s\u3000\xa0]+|的|中|【|{_HTML_REVERSED}){{0,6}}")
 _GAP_REVERSED_RE = re.compile(
-    rf"(?:[\s\u3000\xa0]+|的|中|则总|则分|则附|{_HTML_REVERSED}|{_DIVISION_REVERSED}){{0,6}}"
+    rf"(?:[\s\u3000\xa0]+|的|中|【|则总|则分|则附|{_HTML_REVERSED}|{_DIVISION_REVERSED}){{0,6}}"
 )
 _NOTE_REVERSED_RE = re.compile(rf"{_S}[）)][^（）()\n]{{1,30}}[（(]")
 _NAME_CHARS_REVERSED_RE = re.compile(r"[\u4e00-\u9fff（）()·]{1,30}")
@@ -91,8 +93,9 @@ _CONTINUATION_WORDS = (
     "由|于|属于|构成|包括|及其|等|法律依据|依据是|相关法条|法条"
 )
 _CONTINUATION_RE = re.compile(rf"(?:{_CONTINUATION_WORDS})$")
-# A name ending in 本法/该法 is a ref word with a word before it (依照本法); 合同法 is a name.
-_REF_WORD_TAIL_RE = re.compile(rf"^(?:{REF_WORDS})$|(?:本法|该法|此法)$")
+# A name ending in 本法/该法/本条例 … is a ref word with words before it (依照本法, 享受本条例);
+# 合同法 (ending in 同法) is a name.
+_REF_WORD_TAIL_RE = re.compile(r"(?:本|该|此|上述|前述)(?:法|法律|条例|规定|解释|办法|细则|决定)$")
 _GENERIC_NAMES = frozenset(
     {
         *("法", "法律", "法规", "规定", "办法", "条例", "解释", "决定", "细则", "规则"),
@@ -118,6 +121,7 @@ class Candidate:
     start: int
     end: int
     name: str | None = None  # the law as written, for a mention
+    name_end: int | None = None  # end of a name written without 《》 (the chain starts at it)
 
 
 def is_law_like(name: str) -> bool:
@@ -125,9 +129,10 @@ def is_law_like(name: str) -> bool:
     return bool(name) and not _NOT_A_LAW_RE.search(name)
 
 
-def _name_ends(text: str, end: int) -> tuple[int, int]:
+def _name_ends(text: str, end: int) -> tuple[int, ...]:
     """Where a name before the run at `end` may end: before spacing (的, spaces, a note)
-    only, and before a whole gap (also 总则, 第二章 …)."""
+    only, before a whole gap (also 总则, 第二章 …), and before a part of a code named
+    after it (民法典合同编, 民法典-婚姻家庭编: every length is tried, shortest first)."""
     window = text[max(0, end - _LOOK_BACK) : end][::-1]
     ends = []
     for gap in (_SPACING_REVERSED_RE, _GAP_REVERSED_RE):
@@ -136,7 +141,13 @@ def _name_ends(text: str, end: int) -> tuple[int, int]:
         if note:
             position = gap.match(window, note.end()).end()  # type: ignore[union-attr]
         ends.append(end - position)
-    return ends[0], ends[1]
+    full = ends[1]
+    if full > 2 and text[full - 1] == "编":
+        for length in range(2, 7):
+            part_start = full - 1 - length
+            if part_start > 0:
+                ends.append(part_start - (text[part_start - 1] in "-－—"))
+    return tuple(ends)
 
 
 def _plausible_name(text: str, end: int) -> int | None:
@@ -177,11 +188,13 @@ def bare_name(text: str, ends: tuple[int, ...], lexicon: Lexicon | None) -> tupl
 
 
 def continues(text: str, end: int) -> bool:
-    """Whether a bare run whose gap starts at `end` may continue the law cited before it.
+    """Whether a bare run starting at `end` may continue the law cited before it.
 
     It may after punctuation, a line break or the start of the answer, or after a word such
     as 根据/和/同时; not after a noun (合同第五条 is a clause of a contract).
     """
+    while end > 0 and text[end - 1] in " \t\u3000\xa0":
+        end -= 1
     if end == 0:
         return True
     previous = text[end - 1]
@@ -201,6 +214,7 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
             last_end = match.end()
             continue
         start, end = match.start(), match.end()
+        name_end = None
         if match.group("title") is not None:
             if not is_law_like(match.group("title")[1:-1]):
                 last_end = end
@@ -208,16 +222,16 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
         elif match.group("ref") is not None:
             # 合同法 ends with 同法, 基本法 with 本法: a longer name wins over the ref word.
             name = bare_name(text, (match.end("ref"),), lexicon)
-            if name is not None and name[0] < match.start("ref"):
-                start = max(name[0], last_end)
+            if name is not None and last_end <= name[0] < match.start("ref"):
+                start, name_end = name
         elif match.group("quoted") is None:
             ends = _name_ends(text, start)
             name = bare_name(text, ends, lexicon)
             if name is not None and name[0] >= last_end:
-                start = name[0]
-            elif not continues(text, ends[1]):
+                start, name_end = name
+            elif not continues(text, start):
                 last_end = end
                 continue
-        found.append(Candidate("chain", start, end))
+        found.append(Candidate("chain", start, end, name_end=name_end))
         last_end = end
     return found

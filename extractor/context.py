@@ -28,6 +28,10 @@ _PREFIX_RE = re.compile(
 )
 _LAW_SHAPE_RE = re.compile(rf"{LAW_SUFFIX}(?:[（(][一二三四五六七八九十]{{1,3}}[）)])?$")
 _CLOSERS = '”"」』’'
+_HTML_TAG_RE = re.compile(r"</?[a-zA-Z][^<>\n]{0,30}>")
+_DASHED_RE = re.compile(r"^([^-－—]{2,})[-－—]([^-－—]{2,})$")
+_PART_RE = re.compile(r"[\u4e00-\u9fff]{1,6}编")
+_TRAILING_PART_RE = re.compile(r"[\u4e00-\u9fff]{2,6}编$")
 
 
 @dataclass(slots=True)
@@ -42,6 +46,28 @@ def _version_prefix(text: str, start: int) -> str | None:
     """A version qualifier written before the law: 原《合同法》, 2018年《公司法》."""
     match = _PREFIX_RE.search(text[max(0, start - 10) : start])
     return match.group("hint") if match else None
+
+
+def _without_markup(name: str) -> str:
+    """A written name without HTML tags, with &lt;/&gt; read as 〈〉."""
+    if "<" in name or "&" in name:
+        name = _HTML_TAG_RE.sub("", name).replace("&lt;", "〈").replace("&gt;", "〉")
+    return name.strip()
+
+
+def law_of(written: str, lexicon: Lexicon | None) -> str:
+    """The law a written name designates, before the lexicon: 社会法-劳动法 → 劳动法 (a
+    category before a dash), 民法典-物权编 and 民法典合同编 → 民法典 (a part of the code)."""
+    dashed = _DASHED_RE.match(written)
+    if dashed:
+        left, right = dashed.groups()
+        written = left if _PART_RE.fullmatch(right) else right
+    part = _TRAILING_PART_RE.search(written)
+    if part and part.start() >= 2:
+        whole = written[: part.start()]
+        if (lexicon is not None and lexicon.resolve(whole)) or _LAW_SHAPE_RE.search(whole):
+            written = whole
+    return written
 
 
 def _resolve(name: str, lexicon: Lexicon | None) -> str:
@@ -137,8 +163,13 @@ def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> 
             if mention is None and law is None:
                 continue
         else:
-            law = _resolve(mention.text, lexicon)
+            written = mention.text
+            if mention.kind == "name" and candidate.name_end is not None:
+                written = text[candidate.start : candidate.name_end]  # the lexicon's boundary
+            written = _without_markup(written)
             version_hint = mention.version_hint or _version_prefix(text, candidate.start)
+            mention = LawMention(mention.kind, written, mention.start, mention.end)
+            law = _resolve(law_of(written, lexicon), lexicon)
         quote = find_quote(text, candidate.start + chain.end, chain_starts[next_chain])
         citations.extend(
             _citations_of_chain(text, candidate.start, chain, law, mention, version_hint, quote)

@@ -16,7 +16,7 @@ MAX_QUOTE = 5000  # characters; degenerate answers repeat one phrase for pages
 
 # What may stand between the citation and its content.
 _LEAD_RE = re.compile(
-    r"[ \t\u3000\xa0]*(?:的|之)?(?:相关|有关)?(?:明确|具体|中|里|也|还|亦)?"
+    r"[ \t\u3000\xa0】\]]*(?:的|之)?(?:相关|有关)?(?:明确|具体|中|里|也|还|亦)?"
     r"(?P<verb>规定如下|规定了|规定|指出|提到|载明|写道|明确|表述为|内容为|内容如下|如下)?"
     r"[ \t\u3000\xa0]*(?P<mark>[：:，,]?)[ \t\u3000\xa0\n]*"
 )

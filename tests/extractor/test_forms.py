@@ -412,6 +412,58 @@ FORMS: list[tuple[str, str, list[Row]]] = [
         ],
     ),
     (
+        "code-part-after-title",
+        "《民法典》合同编第五百条",
+        [("《民法典》合同编第五百条", MFD, 500, None, None, None, False, False)],
+    ),
+    (
+        "code-part-bare",
+        "民法典婚姻家庭编第一千零六十二条",
+        [("民法典婚姻家庭编第一千零六十二条", MFD, 1062, None, None, None, False, False)],
+    ),
+    (
+        "code-part-dashed-title",
+        "根据《民法典-物权编》第四百七十四条规定",
+        [("《民法典-物权编》第四百七十四条", MFD, 474, None, None, None, False, False)],
+    ),
+    (
+        "category-dash-and-brackets",
+        "相关法条:\n民法典-合同编【第九百四十六条】业主依照法定程序",
+        [("民法典-合同编【第九百四十六条", MFD, 946, None, None, None, False, False)],
+    ),
+    (
+        "bracketed-continuation",
+        "《劳动法》第十七条 \n【第十八条】 \n用人单位",
+        [
+            ("《劳动法》第十七条", "中华人民共和国劳动法", 17, None, None, None, False, False),
+            ("第十八条", "中华人民共和国劳动法", 18, None, None, None, True, False),
+        ],
+    ),
+    (
+        "title-split-by-html",
+        "<span>《</span><span>民法典》</span>第一千一百二十三条",
+        [
+            (
+                "《</span><span>民法典》</span>第一千一百二十三条",
+                MFD,
+                1123,
+                None,
+                None,
+                None,
+                False,
+                False,
+            )
+        ],
+    ),
+    (
+        "ref-word-after-a-verb",
+        "《工伤保险条例》第三十八条：享受本条例第三十条规定的待遇。",
+        [
+            ("《工伤保险条例》第三十八条", "工伤保险条例", 38, None, None, None, False, False),
+            ("本条例第三十条", "工伤保险条例", 30, None, None, None, True, False),
+        ],
+    ),
+    (
         "bracket-heading",
         "【刑法第264条】盗窃公私财物",
         [("刑法第264条", "中华人民共和国刑法", 264, None, None, None, False, False)],
