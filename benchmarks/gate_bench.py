@@ -144,7 +144,7 @@ def example_markdown(number: int, item: dict[str, Any], result: GateResult) -> l
     return [
         f"#### {number}. `{item['id']}` ({result.decision}, rate {rate}; {signals})",
         "",
-        f"- user (question): {item['question']}",
+        "- user (question): " + item["question"].strip().replace("\n", " ⏎ "),
         f"- assistant (previous answer, {len(answer)} characters): " + shown.replace("\n", " ⏎ "),
         "- user (instruction):",
         "",

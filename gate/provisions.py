@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from gate.models import CORRECTABLE_SIGNALS, Provision, Signal
@@ -46,10 +47,16 @@ def law_name(verdict: Verdict) -> str | None:
     return str(written) if written else None
 
 
+@lru_cache(maxsize=4096)
+def law_key(name: str) -> str:
+    """A law name as compared between citations: normalised, without 中华人民共和国."""
+    return strip_prc_prefix(normalize_name(name))
+
+
 def provision_key(verdict: Verdict) -> ProvisionKey:
     """(law, article, suffix, 款, 项) with the law normalised: one key per distinct provision."""
     citation = verdict.citation
-    law = strip_prc_prefix(normalize_name(law_name(verdict) or ""))
+    law = law_key(law_name(verdict) or "")
     return (
         law,
         int(citation.article),
@@ -125,6 +132,7 @@ __all__ = [
     "ProvisionKey",
     "conflict_detail",
     "is_correctable",
+    "law_key",
     "law_name",
     "provision_key",
     "provision_of",

@@ -137,12 +137,13 @@ def _no_repealed_as_current(
 ) -> Standard:
     """Failed by a deprecated citation the answer presents as current (no 原/旧/year qualifier
     and no word such as 已废止 in its sentence)."""
-    bounds = sentences(text)
+    bounds: list[tuple[int, int, int]] | None = None
     as_current = set()
     for verdict in verdicts:
         citation = verdict.citation
         if verdict.status != "deprecated" or citation.version_hint:
             continue
+        bounds = bounds if bounds is not None else sentences(text)
         sentence = next(
             (text[s:e] for s, e, _ in bounds if s <= citation.start < e),
             text[citation.start : citation.end],

@@ -101,6 +101,15 @@ FACT_CASES: list[tuple[str, Verdict, str]] = [
         "《中华人民共和国劳动合同法》第三十九条共6项，前述答案引用的第七项不存在。",
     ),
     (
+        "item_count_none",
+        verdict(
+            citation(LABOUR, 82, paragraph=1, item=3),
+            "item_not_found",
+            facts=Facts(law=LABOUR, item_count=0),
+        ),
+        "《中华人民共和国劳动合同法》第八十二条第一款不分项，前述答案引用的第三项不存在。",
+    ),
+    (
         "article_deleted",
         verdict(
             citation(LABOUR, 99),
