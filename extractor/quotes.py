@@ -42,6 +42,7 @@ _COMMENT_RE = re.compile(
 _TRAILING = " \t\u3000\xa0\n。；;，,"
 _CLAIM_END = "。！？；!?;\n"
 _CLAIM_END_RE = re.compile("[。！？；!?;\n]")
+_CLAIM_BODY_RE = re.compile("[^。！？；!?;\n]*")
 MAX_CLAIM_SIDE = 400  # characters: a claim is one sentence, not a page
 
 
@@ -86,9 +87,9 @@ def find_quote(text: str, after: int, limit: int) -> Quote | None:
         end = comment.start() + (1 if text[comment.start()] in "。！？!?" else 0)
     elif end == limit:
         # The next citation starts here: the recitation ends with the sentence before it.
-        boundary = max(text.rfind(mark, start, end) for mark in "。！？!?；;\n")
-        if boundary > start:
-            end = boundary + 1
+        body = _CLAIM_BODY_RE.match(text[start:end][::-1])
+        if body and body.end() < end - start:
+            end -= body.end()
     while end > start and text[end - 1] in _TRAILING:
         end -= 1
     if end - start < 2:
@@ -100,8 +101,8 @@ def find_claim(text: str, start: int, end: int) -> Span:
     """The sentence around [start, end): split on 。！？； and line breaks (at most
     `MAX_CLAIM_SIDE` characters each side, so a text without any stays linear)."""
     floor = max(0, start - MAX_CLAIM_SIDE)
-    left = max(text.rfind(mark, floor, start) for mark in _CLAIM_END) + 1 or floor
-    left = max(left, floor)
+    before = _CLAIM_BODY_RE.match(text[floor:start][::-1])
+    left = start - (before.end() if before else 0)
     boundary = _CLAIM_END_RE.search(text, end, end + MAX_CLAIM_SIDE)
     right = boundary.start() if boundary else min(len(text), end + MAX_CLAIM_SIDE)
     if right < len(text) and text[right] in "。！？!?":
