@@ -110,7 +110,7 @@ def print_result(result: GateResult, console: Console) -> None:
     if result.rerun_request is not None:
         console.print(f"[bold]rerun request[/bold] (attempt {result.rerun_request.attempt})")
         for message in result.rerun_request.messages:
-            console.print(f"  [{message.role}] {escape(message.content)}")
+            console.print(f"  {escape(f'[{message.role}]')} {escape(message.content)}")
 
 
 def register(

@@ -153,10 +153,19 @@ def fail(record: RoundRecord, error: str) -> RoundRecord:
 
 
 class Round:
-    """A round held in memory: feed it answers (and failures) in turn; `record` is the result."""
+    """A round held in memory: feed it answers (and failures) in turn; `record` is the result.
 
-    def __init__(
-        self,
+    `Round.start(...)` opens a new round; `Round(record, repo=...)` continues one from its
+    record (e.g. one kept as JSON between two HTTP requests).
+    """
+
+    def __init__(self, record: RoundRecord, *, repo: StatuteRepository) -> None:
+        self.repo = repo
+        self.record = record
+
+    @classmethod
+    def start(
+        cls,
         question: str | None,
         *,
         repo: StatuteRepository,
@@ -165,9 +174,9 @@ class Round:
         policy: Policy | None = None,
         max_attempts: int | None = None,
         premise_facts: tuple[Fact, ...] = (),
-    ) -> None:
-        self.repo = repo
-        self.record = open_round(
+    ) -> Round:
+        """A new round with no attempt yet."""
+        record = open_round(
             session_id=session_id,
             question=question,
             as_of=as_of,
@@ -175,14 +184,7 @@ class Round:
             max_attempts=max_attempts,
             premise_facts=premise_facts,
         )
-
-    @classmethod
-    def resume(cls, record: RoundRecord, *, repo: StatuteRepository) -> Round:
-        """Continue a round from its record (e.g. one kept between two HTTP requests)."""
-        round_ = cls.__new__(cls)
-        round_.repo = repo
-        round_.record = record
-        return round_
+        return cls(record, repo=repo)
 
     @property
     def rerun_request(self) -> RerunRequest | None:
@@ -219,9 +221,9 @@ def run(
     """The whole loop: assess the answer, rerun with facts while the policy asks, record all.
 
     Without a regenerator the round stops after the first answer with its rerun request
-    pending; the caller regenerates and submits (gate.submit or Round.resume) the next one.
+    pending; the caller regenerates and submits the next one (gate.submit, or Round(record)).
     """
-    current = Round(
+    current = Round.start(
         question,
         repo=repo,
         session_id=session_id,

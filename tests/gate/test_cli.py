@@ -61,6 +61,7 @@ def test_human_output_names_the_decision_and_standards(app: typer.Typer) -> None
     assert result.output.startswith("rerun · verifiable rate 0.00 (0/1 provisions)")
     assert "✗ no_invented_articles" in result.output
     assert "rerun request (attempt 2)" in result.output
+    assert "[system]" in result.output and "[assistant]" in result.output
 
 
 def test_jsonl(app: typer.Typer, tmp_path: Path) -> None:

@@ -192,7 +192,7 @@ def test_without_a_regenerator_the_request_is_left_to_the_caller(
                  session_id="s-caller", as_of=AS_OF)  # fmt: skip
     assert record.state == "open"
     assert record.rerun_request is not None and record.rerun_request.attempt == 2
-    current = Round.resume(record, repo=statute_repository)
+    current = Round(record, repo=statute_repository)
     attempt = current.submit(CORRECTED)
     assert attempt.decision == "pass"
     assert current.done and current.record.state == "passed_after_rerun"
