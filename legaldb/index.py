@@ -43,6 +43,11 @@ _MINISTRY = re.compile(
 )
 
 
+def _is_law_title(name: str) -> bool:
+    """…法 / …法典 is the form of a 法律's title; …办法 (a rule or regulation) is not."""
+    return name.endswith(("法", "法典")) and not name.endswith("办法")
+
+
 def guess_level_of_name(name: str) -> str:
     """The level a law name suggests by its form, for names not in the database."""
     name = normalize_name(name)
@@ -56,7 +61,7 @@ def guess_level_of_name(name: str) -> str:
     if name.startswith("国务院") and not name.endswith("法"):
         return "行政法规"
     if name.startswith(PRC_PREFIX):
-        if bare.endswith("法") or bare.endswith("法典") or "决定" in bare:
+        if _is_law_title(bare) or "决定" in bare:
             return "法律"
         if bare.endswith(("条例", "实施细则")):
             return "行政法规"
@@ -67,7 +72,7 @@ def guess_level_of_name(name: str) -> str:
         return "地方性法规"
     if _MINISTRY.match(name) and name.endswith(("办法", "规定", "细则", "规则")):
         return "部门规章"
-    if name.endswith(("法", "法典")) or name.endswith("法修正案"):
+    if _is_law_title(name) or name.endswith("法修正案"):
         return "法律"
     if name.endswith(("条例", "实施细则")):
         return "行政法规"

@@ -233,6 +233,8 @@ def test_manifest_and_coverage(repository: StatuteRepository) -> None:
         ("某种指南", "其他"),
         (LOCAL, "地方性法规"),
         ("合同法", "法律"),
+        ("中华人民共和国户口登记管理办法", "其他"),
+        ("社会保险稽核办法", "其他"),
     ],
     ids=[
         "prc-law",
@@ -251,6 +253,8 @@ def test_manifest_and_coverage(repository: StatuteRepository) -> None:
         "other",
         "known-local",
         "known-repealed",
+        "prc-measures-are-not-a-law",
+        "measures-are-not-a-law",
     ],
 )
 def test_guess_level(repository: StatuteRepository, name: str, level: str) -> None:
