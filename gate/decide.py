@@ -62,17 +62,9 @@ def rate_counts(verdicts: Sequence[Verdict]) -> RateCounts:
 
 
 def version_in_force_missing(verdict: Verdict, repo: StatuteRepository, as_of: date) -> bool:
-    """A not-yet-effective citation of a law of which the data holds no version in force on
-    as_of although its earliest version in the data amends an older text (修正/修订): the text
-    in force then is outside the data, so the citation cannot be faulted (刑法 before
-    2024-03-01 in a snapshot holding only its 2023 amendment)."""
-    if verdict.reason != "not_yet_effective" or verdict.resolved is None:
-        return False
-    law = repo.resolve(verdict.resolved.law)
-    if law is None or repo.version_in_force(law.id, as_of) is not None:
-        return False
-    versions = repo.versions(law.id)
-    return bool(versions) and versions[0].label.endswith(AMENDMENT_LABELS)
+    """The text in force on as_of is outside the data (the verifier's version_not_in_data:
+    刑法 before 2024-03-01 in a snapshot holding only its 2023 amendment)."""
+    return verdict.reason == "version_not_in_data"
 
 
 def findings(

@@ -28,6 +28,7 @@ _REASON_SIGNALS: dict[str, Signal] = {
     "article_deleted": "article_deleted",
     "not_yet_effective": "not_yet_effective",
     "effective_date_unknown": "effective_date_unknown",
+    "version_not_in_data": "version_in_force_missing",
 }
 _STATUS_FALLBACK: dict[str, Signal] = {
     "deprecated": "superseded",

@@ -9,7 +9,9 @@ The rules, in order (docs/verifier.md has an example of each):
 3. A version qualifier (2018年《公司法》, 《公司法》（2018年修正）) names a version other than the one in
    force -> deprecated / superseded (older) or notYetEffective / not_yet_effective (newer),
    with the corresponding article of the version in force.
-4. No version in force yet -> notYetEffective / not_yet_effective (its effective date).
+4. No version in force yet -> notYetEffective / not_yet_effective (its effective date); but when
+   the earliest version in the data is itself an amendment (2023年修正), the text in force then
+   is outside the data -> unverified / version_not_in_data.
 5. The article is missing from the version in force -> notYetEffective when only a version not
    yet in force has it, else unverified / article_not_found (facts: the article count).
 6. A deleted article -> deprecated / article_deleted; a 款 or 项 beyond the article's ->
@@ -29,6 +31,7 @@ from textnorm import article_label
 from verifier.models import ArticleRef, Facts, Reason, Resolved, Status
 
 _YEAR = re.compile(r"(\d{4})")
+AMENDED_LABELS = ("修正", "修订")
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +221,18 @@ def classify(
     # 4. Nothing in force yet (or dates unknown).
     if in_force is None:
         first_future = upcoming
+        if (
+            first_future is not None
+            and first_future is versions[0]
+            and first_future.label.endswith(AMENDED_LABELS)
+        ):
+            # The earliest text in the data amends an older one the data lacks (刑法 2023年修正
+            # before 2024-03-01): the text in force on as_of is outside the data.
+            return Classification(
+                "unverified", "version_not_in_data", _version_facts(law, first_future),
+                _resolved(law, first_future, number, suffix, None), law, first_future,
+                repo.article(first_future.id, number, suffix),
+            )  # fmt: skip
         if first_future is not None:
             exists = _exists_in(repo, first_future, number, suffix)
             return Classification(

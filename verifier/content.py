@@ -63,25 +63,27 @@ def _locate(
             continue
         article = repo.article_text(other.id, number, suffix)
         if article is not None:
-            score = compare_quote(quote, article.text).score
-            if score >= LOCATION_MIN_SCORE:
+            similarity = _compare(quote, article.text).score
+            if similarity >= LOCATION_MIN_SCORE:
                 found.append(
-                    FoundIn(law.name, article.info.label, other.label, round(score, 4),
+                    FoundIn(law.name, article.info.label, other.label, round(similarity, 4),
                             "other_version")
                 )  # fmt: skip
     cited = {(number, suffix or None)}
     same = version_index(repo, version.id).locate(quote, limit=FOUND_IN_LIMIT + 1)
-    for (key, label), score in same:
+    for (key, label), located in same:
         if key not in cited:
-            found.append(FoundIn(law.name, label, version.label, round(score.score, 4), "same_law"))
+            found.append(
+                FoundIn(law.name, label, version.label, round(located.score, 4), "same_law")
+            )
     if any(where.score >= STRONG_LOCATION for where in found):
         other_laws = ()  # found in the law itself: no need to look in the others
     for other_law, other_version in other_laws:
-        for (_, label), score in version_index(repo, other_version.id).locate(
+        for (_, label), located in version_index(repo, other_version.id).locate(
             quote, limit=FOUND_IN_LIMIT
         ):
             found.append(
-                FoundIn(other_law.name, label, other_version.label, round(score.score, 4),
+                FoundIn(other_law.name, label, other_version.label, round(located.score, 4),
                         "elsewhere")
             )  # fmt: skip
     found.sort(key=lambda where: where.score, reverse=True)

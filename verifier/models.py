@@ -76,6 +76,7 @@ Reason = Literal[
     "item_not_found",
     "law_not_found",
     "effective_date_unknown",
+    "version_not_in_data",
 ]
 
 
