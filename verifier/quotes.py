@@ -249,7 +249,14 @@ def _rescore(
     spans = []
     for index in shortlist:
         article = _prepare_article(texts[index])
-        best = max(_best_span(norm, article.sentences).score for _, norm in variants)
+        best = 0.0
+        for _, norm in variants:
+            # No run of the article shares more with the quote than the whole article does,
+            # so 2·LCS/(|quote|+LCS) bounds every run's Indel similarity: skip hopeless ones.
+            common = LCSseq.similarity(norm, article.text)
+            if not norm or 2 * common / (len(norm) + common or 1) < max(min_score, best):
+                continue
+            best = max(best, _best_span(norm, article.sentences).score)
         if best >= min_score:
             spans.append((best, index))
     spans.sort(reverse=True)
