@@ -111,6 +111,7 @@ _NOT_A_LAW_RE = re.compile(
     r"承诺书|申请书|声明|欠条|借条|收据|须知|手册|公告)$"
 )
 _NAME_WINDOW = 40
+_LAW_GROUPS = (("title", "title"), ("quoted", "quoted"), ("ref", "ref_word"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,7 @@ class Candidate:
     end: int
     name: str | None = None  # the law as written, for a mention
     name_end: int | None = None  # end of a name written without 《》 (the chain starts at it)
+    law_kind: str | None = None  # title, quoted, ref_word, name, or None (a bare run)
 
 
 def is_law_like(name: str) -> bool:
@@ -215,6 +217,9 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
             continue
         start, end = match.start(), match.end()
         name_end = None
+        law_kind = next(
+            (kind for group, kind in _LAW_GROUPS if match.group(group) is not None), None
+        )
         if match.group("title") is not None:
             if not is_law_like(match.group("title")[1:-1]):
                 last_end = end
@@ -224,14 +229,16 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
             name = bare_name(text, (match.end("ref"),), lexicon)
             if name is not None and last_end <= name[0] < match.start("ref"):
                 start, name_end = name
+                law_kind = "name"
         elif match.group("quoted") is None:
             ends = _name_ends(text, start)
             name = bare_name(text, ends, lexicon)
             if name is not None and name[0] >= last_end:
                 start, name_end = name
+                law_kind = "name"
             elif not continues(text, start):
                 last_end = end
                 continue
-        found.append(Candidate("chain", start, end, name_end=name_end))
+        found.append(Candidate("chain", start, end, name_end=name_end, law_kind=law_kind))
         last_end = end
     return found

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from extractor.candidates import LAW_SUFFIX, Candidate, is_law_like
@@ -27,6 +28,7 @@ _PREFIX_RE = re.compile(
     r"(?P<hint>原|旧|(?:\d{4}|[一二〇零○]{4})年(?:修正|修订|修改)?|修(?:订|正|改)前)(?:的|版)?$"
 )
 _LAW_SHAPE_RE = re.compile(rf"{LAW_SUFFIX}(?:[（(][一二三四五六七八九十]{{1,3}}[）)])?$")
+_SENTENCE_ENDS = '。！？；!?;\n”"」'
 _CLOSERS = '”"」』’'
 _HTML_TAG_RE = re.compile(r"</?[a-zA-Z][^<>\n]{0,30}>")
 _DASHED_RE = re.compile(r"^([^-－—]{2,})[-－—]([^-－—]{2,})$")
@@ -40,6 +42,22 @@ class _Antecedent:
 
     law: str | None = None
     position: int = -1
+
+
+def _ends_recitation(text: str, candidate: Candidate) -> bool:
+    """Whether a citation starting here ends the recitation before it: one naming its law
+    does, so does 该法/同法 … (the answer's words) and a bare 第…条 starting a sentence or line
+    (the next recited article); 本法第…条 or 违反第十六条规定 inside a recited article do not."""
+    if candidate.kind != "chain":
+        return False
+    if candidate.law_kind == "ref_word":  # statutes say 本法; 该法/同法/上述法律 is the answer
+        return not text.startswith("本", candidate.start)
+    if candidate.law_kind is not None:
+        return True
+    start = candidate.start
+    while start > 0 and text[start - 1] in " \t\u3000\xa0【":
+        start -= 1
+    return start == 0 or text[start - 1] in _SENTENCE_ENDS
 
 
 def _version_prefix(text: str, start: int) -> str | None:
@@ -141,15 +159,13 @@ def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> 
     """Citations of all candidates, in order, with laws, quotes and claims resolved."""
     antecedent = _Antecedent()
     citations: list[Citation] = []
-    chain_starts = [c.start for c in candidates if c.kind == "chain"] + [len(text)]
-    next_chain = 0
+    recitation_ends = [c.start for c in candidates if _ends_recitation(text, c)]
     for candidate in candidates:
         if candidate.kind == "mention":
             law = _mention_law(candidate.name or "", lexicon)
             if law is not None:
                 antecedent = _Antecedent(law, candidate.end)
             continue
-        next_chain += 1
         try:
             chain = parse_span(text[candidate.start : candidate.end])
         except SpanParseError:
@@ -170,7 +186,10 @@ def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> 
             version_hint = mention.version_hint or _version_prefix(text, candidate.start)
             mention = LawMention(mention.kind, written, mention.start, mention.end)
             law = _resolve(law_of(written, lexicon), lexicon)
-        quote = find_quote(text, candidate.start + chain.end, chain_starts[next_chain])
+        after = candidate.start + chain.end
+        following = bisect_right(recitation_ends, after)
+        limit = recitation_ends[following] if following < len(recitation_ends) else len(text)
+        quote = find_quote(text, after, limit, candidate.start)
         citations.extend(
             _citations_of_chain(text, candidate.start, chain, law, mention, version_hint, quote)
         )

@@ -16,26 +16,33 @@ MAX_QUOTE = 5000  # characters; degenerate answers repeat one phrase for pages
 
 # What may stand between the citation and its content.
 _LEAD_RE = re.compile(
-    r"[ \t\u3000\xa0】\]]*(?:的|之)?(?:相关|有关)?(?:明确|具体|中|里|也|还|亦)?"
+    r"[ \t\u3000\xa0】\]]*(?:的|之)?(?:相关|有关)?(?:也|还|亦|均|都)?(?:明确|具体|中|里)?"
     r"(?P<verb>规定如下|规定了|规定|指出|提到|载明|写道|明确|表述为|内容为|内容如下|如下)?"
-    r"[ \t\u3000\xa0]*(?P<mark>[：:，,]?)[ \t\u3000\xa0\n]*"
+    r"[ \t\u3000\xa0]*(?P<mark>[：:，,]?)[ \t\u3000\xa0\n]*(?:(?<=[，,])规定了?)?"
 )
+# After "规定，" the answer speaks, not the article: 如果您…, 您可以…
+_ANSWER_VOICE_RE = re.compile(r"如果您|如果你|您|你|我|因此|所以|建议")
+# 按照《…》第X条的规定，办理… gives an instruction, not the article's text.
+_INSTRUCTION_RE = re.compile(r"(?:按照|依照|遵照)$")
+# A recitation that lists items or opens with a colon runs on past its first sentence.
+_RECITAL_SIGNS_RE = re.compile(r"[：:]|[（(][一二三四五六七八九十]{1,3}[）)]")
+_SENTENCE_END_RE = re.compile(r"[。！？!?]")
 _OPEN_QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
 # Text straight after the number that is the answer's own words, not the article's.
 _NOT_CONTENT_RE = re.compile(
-    r"(?:的|等|中|和|及|与|或|也|都|则|所|之|关于|对|以|为|是|就|已|还|并|才|来|里|内|"
+    r"(?:的|等|中|和|及|与|或|也|都|则|所|之|关于|是|就|还|并|才|来|里|内|"
     r"即|进行|作出|相关|有关|规定|提到|指出|明确|要求|来看|而言|可知|可以看出|[第、，,。；;：:！？!?）)】\]”\"'])"
 )
 _HEADING_RE = re.compile(
-    r"(?:【[^】\n]{1,20}】|\[[^\]\n]{1,20}\]|[\u4e00-\u9fff、]{2,20}罪[：:])[ \t\u3000\xa0,，:：]*"
+    r"(?:【[^】\n]{1,40}】|\[[^\]\n]{1,40}\]|[\u4e00-\u9fff、]{2,20}罪[：:])[ \t\u3000\xa0,，:：]*"
 )
 # Where the answer turns to its own comment after a recitation.
 _COMMENT_RE = re.compile(
-    r"(?:[。！？!?；;]|[，,](?=因此|所以|因而|故而|由此|可见|据此|综上))[ \t\u3000\xa0]*"
-    r"(?=因此|所以|因而|故而|综上|由此|可见|据此|这意味着|这表明|这说明|也就是说|换句话说|简而言之|"
+    r"(?:[。！？!?；;]|[，,](?=因此|所以|因而|综上))[ \t\u3000\xa0]*"
+    r"(?=因此|所以|因而|故而|综上|由此可见|可见|据此|这意味着|这表明|这说明|也就是说|换句话说|简而言之|"
     r"根据这一规定|根据该规定|根据此规定|根据上述|根据以上|依据上述|按照上述|基于此|在本案中|在此案中|"
     r"在您的情况下|在你的情况下|在这种情况下|在这种情形下|如果您|如果你|您可以|你可以|建议|总之|"
-    r"需要注意|请注意|值得注意|具体来说|此外|另外|同时|但是|然而|不过|那么|所以说|这样|"
+    r"需要注意|请注意|值得注意|具体来说|所以说|"
     r"回答|答：|法律依据|相关法条|参考法条)"
     r"|\n[ \t\u3000\xa0]*\n|<eoa>|</?[a-zA-Z][^<>\n]{0,30}>"
 )
@@ -62,8 +69,13 @@ def _closing(text: str, open_at: int, limit: int) -> int | None:
     return None
 
 
-def find_quote(text: str, after: int, limit: int) -> Quote | None:
-    """The content an answer gives for the citation ending at `after`, not past `limit`."""
+def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -> Quote | None:
+    """The content an answer gives for the citation ending at `after`, not past `limit`.
+
+    `cited_at` is where the citation (with its law) starts: after 按照/依照 a "，" opens the
+    answer's instruction, not the article's text. After "，" a recitation is one sentence
+    unless it lists items or holds a colon (…下列情形之一的：(一)…).
+    """
     lead = _LEAD_RE.match(text, after)
     if lead is None:  # pragma: no cover - the pattern matches the empty string
         return None
@@ -78,6 +90,12 @@ def find_quote(text: str, after: int, limit: int) -> Quote | None:
         start += 1
     elif not mark and (verb or "\n" in text[after:start] or _NOT_CONTENT_RE.match(text, start)):
         return None
+    comma = mark in ("，", ",") and mark != ""
+    if comma and (
+        _ANSWER_VOICE_RE.match(text, start)
+        or (cited_at is not None and _INSTRUCTION_RE.search(text, max(0, cited_at - 2), cited_at))
+    ):
+        return None
     heading = _HEADING_RE.match(text, start)
     if heading:
         start = heading.end()
@@ -90,6 +108,10 @@ def find_quote(text: str, after: int, limit: int) -> Quote | None:
         body = _CLAIM_BODY_RE.match(text[start:end][::-1])
         if body and body.end() < end - start:
             end -= body.end()
+    if comma:
+        first = _SENTENCE_END_RE.search(text, start, end)
+        if first and not _RECITAL_SIGNS_RE.search(text, start, first.start()):
+            end = first.start() + 1
     while end > start and text[end - 1] in _TRAILING:
         end -= 1
     if end - start < 2:

@@ -52,6 +52,47 @@ QUOTES = [
         "《刑法》第一百三十三条 过失致人死亡罪：过失致人死亡的，处三年以上七年以下有期徒刑。",
         "过失致人死亡的，处三年以上七年以下有期徒刑",
     ),
+    (
+        "comma-one-sentence",
+        "根据《合同法》第六十九条规定，当事人违反合同约定的，应当承担违约责任。具体数额由双方协商。",
+        "当事人违反合同约定的，应当承担违约责任",
+    ),
+    (
+        "comma-list-runs-on",
+        "根据《合同法》第五十四条规定，下列合同可以撤销：(一)重大误解的;(二)显失公平的。一方以欺诈手段订立的，也可以撤销。",
+        "下列合同可以撤销：(一)重大误解的;(二)显失公平的。一方以欺诈手段订立的，也可以撤销",
+    ),
+    (
+        "comma-gui-ding-le",
+        "《中华人民共和国劳动法》第７５条，规定了雇主应当缴纳社会保险费。",
+        "雇主应当缴纳社会保险费",
+    ),
+    (
+        "colon-runs-past-dan-shi",
+        "依照《合伙企业法》第二十一条的规定：合伙人不得请求分割财产；但是，本法另有规定的除外。",
+        "合伙人不得请求分割财产；但是，本法另有规定的除外",
+    ),
+    (
+        "colon-runs-past-ben-fa",
+        "依照《专利法》第五十七条的规定：其实施限于本法第五十三条第（二）项规定的情形。",
+        "其实施限于本法第五十三条第（二）项规定的情形",
+    ),
+    (
+        "ye-ming-que-gui-ding",
+        "同时，《教育法》第四十二条也明确规定，未成年学生不得从事实习。",
+        "未成年学生不得从事实习",
+    ),
+    (
+        "straight-after-number-dui",
+        "《未成年人保护法》第六十六条对违法犯罪的未成年人，应当依法从轻处罚。",
+        "对违法犯罪的未成年人，应当依法从轻处罚",
+    ),
+    ("none-an-zhao-instruction", "按照《社会保险法》第四十六条的规定，办理转移手续。", None),
+    (
+        "none-answer-voice",
+        "根据《民法典》第一千零六十三条第三款规定,如果你媳妇知情,她无权分割。",
+        None,
+    ),
     ("none-at-end", "法律依据：《劳动法》第三十八条", None),
     ("none-before-period", "法律依据：《劳动法》第三十八条。", None),
     ("none-de-gui-ding-verb", "按照《社会保险法》第四十六条的规定办理转移手续。", None),
@@ -74,6 +115,13 @@ def test_quote_ends_before_the_next_citation(lexicon: Lexicon) -> None:
     first, second = extract(text, lexicon)
     assert first.quote is not None and first.quote.text == "合同显失公平，人民法院应予支持"
     assert second.quote is not None and second.quote.text == "下列合同可以撤销"
+
+
+def test_gai_fa_ends_the_recitation(lexicon: Lexicon) -> None:
+    """该法 is the answer's word, not the statute's: the recitation before it ends there."""
+    text = "根据劳动合同法第三十八条规定：劳动者应提前三十日通知。而根据该法第三十五条规定：应当支付工资。"
+    first, _ = extract(text, lexicon)
+    assert first.quote is not None and first.quote.text == "劳动者应提前三十日通知"
 
 
 def test_list_members_share_the_quote(lexicon: Lexicon) -> None:
