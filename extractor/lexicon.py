@@ -6,7 +6,9 @@ derived so that a plain list of formal names already works:
 - without the PRC prefix: 中华人民共和国劳动合同法 → also 劳动合同法;
 - interpretations named after a law: 最高人民法院关于适用《中华人民共和国婚姻法》若干问题的
   解释（三） → also 婚姻法若干问题的解释（三） and 中华人民共和国婚姻法若干问题的解释（三）.
-An explicit entry always wins over a derived one.
+An explicit entry always wins over a derived one. A name not found otherwise resolves to the
+one canonical name whose known names end with it (交通安全法 → 中华人民共和国道路交通安全法),
+if exactly one does.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from textnorm import normalize_name, strip_prc_prefix
 PRC_PREFIX = "中华人民共和国"
 _INNER_TITLE = re.compile(r"^最高人民法院关于(?:适用)?[《〈]([^《》〈〉]+)[》〉](.+)$")
 _BRACKETS = str.maketrans({"(": "（", ")": "）"})
+_NUMBERED_INTERPRETATION = re.compile(r"若干问题的解释(（[一二三四五六七八九十]+）)")
+_MIN_SUFFIX_KEY = 4  # 交通安全法 → 道路交通安全法; shorter tails (保险法) are too ambiguous
 
 
 def _derived_aliases(name: str) -> list[str]:
@@ -33,8 +37,12 @@ def _derived_aliases(name: str) -> list[str]:
     inner = _INNER_TITLE.match(name.strip())
     if inner:
         law, tail = normalize_name(inner.group(1)), normalize_name(inner.group(2))
-        aliases.append(law + tail)
-        aliases.append(strip_prc_prefix(law) + tail)
+        tails = [tail]
+        numbered = _NUMBERED_INTERPRETATION.fullmatch(tail)
+        if numbered:  # 婚姻法解释（三）, 婚姻法司法解释（三）
+            tails += [f"解释{numbered.group(1)}", f"司法解释{numbered.group(1)}"]
+        for law_name in (law, strip_prc_prefix(law)):
+            aliases.extend(law_name + t for t in tails)
     return aliases
 
 
@@ -103,9 +111,17 @@ class Lexicon:
             found = self.names.get(strip_prc_prefix(key))
         if found is None and not key.startswith(PRC_PREFIX):
             found = self.names.get(PRC_PREFIX + key)
+        if found is None and len(key) >= _MIN_SUFFIX_KEY:
+            found = self._unique_ending(key)
         if len(self._resolved) < 100_000:
             self._resolved[name] = found
         return found
+
+    def _unique_ending(self, key: str) -> str | None:
+        """The one canonical name whose known names end with `key` (a shortened name such as
+        交通安全法 for 道路交通安全法), or None when none or several do."""
+        canonical = {name for known, name in self.names.items() if known.endswith(key)}
+        return canonical.pop() if len(canonical) == 1 else None
 
     def longest_suffix(self, text: str) -> int:
         """Length of the longest known name that `text` ends with (0: none).

@@ -23,6 +23,14 @@ RESOLVE = [
         "中华人民共和国婚姻法若干问题的解释(三)",
         "最高人民法院关于适用《中华人民共和国婚姻法》若干问题的解释（三）",
     ),
+    (
+        "interpretation-jie-shi",
+        "婚姻法司法解释（三）",
+        "最高人民法院关于适用《中华人民共和国婚姻法》若干问题的解释（三）",
+    ),
+    ("unique-ending", "治安处罚法", None),
+    ("unique-ending-found", "安管理处罚法", "中华人民共和国治安管理处罚法"),
+    ("too-short-to-guess", "处罚法", None),
     ("unknown", "中华人民共和国户籍法", None),
 ]
 
@@ -33,6 +41,15 @@ RESOLVE = [
 def test_resolve(name: str, canonical: str | None, lexicon: Lexicon) -> None:
     """Written names resolve to canonical names; unknown ones to None."""
     assert lexicon.resolve(name) == canonical
+
+
+def test_ambiguous_ending_stays_unknown() -> None:
+    """A shortened name that ends two laws' names resolves to neither."""
+    lexicon = Lexicon.from_names(
+        ["中华人民共和国道路交通安全法", "中华人民共和国海上交通安全法", "中华人民共和国消防法"]
+    )
+    assert lexicon.resolve("交通安全法") is None
+    assert lexicon.resolve("道路交通安全法") == "中华人民共和国道路交通安全法"
 
 
 def test_explicit_entry_beats_a_derived_alias() -> None:
