@@ -30,10 +30,12 @@ _PARAGRAPH = rf"第{_S}{_N}{_S}款"
 _ITEM = rf"第{_S}(?:{_N}|[（(]{_S}{_ITEM_N}{_S}[）)]){_S}项"
 _ARTICLE_GROUP = rf"{_ARTICLE}(?:{_S}{_PARAGRAPH})?(?:{_S}{_ITEM})?"
 _RANGE = rf"第{_S}{_N}{_S}(?:条{_S})?(?:至|到|[-－—–~～]){_S}(?:第{_S})?{_N}{_S}条{_NOT_ARTICLE}"
-_MEMBER = rf"(?:{_RANGE}|{_ARTICLE_GROUP}|{_PARAGRAPH}(?:{_S}{_ITEM})?|{_ITEM})"
+# 第十三、十四、二十一条: several article numbers sharing one 第…条.
+_COMPACT = rf"第{_S}{_N}(?:{_S}[、，,和及]{_S}{_N}){{1,10}}{_S}条{_NOT_ARTICLE}"
+_MEMBER = rf"(?:{_RANGE}|{_COMPACT}|{_ARTICLE_GROUP}|{_PARAGRAPH}(?:{_S}{_ITEM})?|{_ITEM})"
 _SEP = rf"{_S}(?:[、，,]|以及|和|及|与|或者|或){_S}"
 MAX_MEMBERS = 40  # a longer list is cut into runs of this size (one parse each, cached)
-RUN = rf"(?:{_RANGE}|{_ARTICLE_GROUP})(?:{_SEP}{_MEMBER}){{0,{MAX_MEMBERS}}}"
+RUN = rf"(?:{_RANGE}|{_COMPACT}|{_ARTICLE_GROUP})(?:{_SEP}{_MEMBER}){{0,{MAX_MEMBERS}}}"
 
 LAW_SUFFIX = r"(?:法典|法|条例|规定|办法|解释|决定|细则|规则|通则|总则|标准|意见|批复|公约|纲要|规范|规程|准则|措施|答复|通知|修正案)"
 TITLE = r"《(?:[^《》\n]|《[^《》\n]{0,60}》){1,100}》"

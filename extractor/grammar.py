@@ -126,6 +126,11 @@ class ChainBuilder(Transformer[Token, Any]):
     def item_only(self, item: _Part) -> Reference:
         return Reference(item.start, item.end, None, None, None, item.number)
 
+    def compact(self, ordinal: Token, *rest: Token) -> tuple[Reference, ...]:
+        start, end = ordinal.start_pos or 0, rest[-1].end_pos or 0
+        numbers = [_number(token) for token in rest if token.type == "NUM"]
+        return tuple(Reference(start, end, number) for number in numbers)
+
     def range(self, ordinal: Token, *rest: Token) -> tuple[Reference, ...]:
         numbers = [_number(token) for token in rest if token.type == "NUM"]
         low, high = numbers[0], numbers[-1]

@@ -151,6 +151,23 @@ FORMS: list[tuple[str, str, list[Row]]] = [
         ],
     ),
     (
+        "compact-list",
+        "《婚姻法》第十七、十九条的规定",
+        [
+            (
+                "《婚姻法》第十七、十九条",
+                "中华人民共和国婚姻法",
+                17,
+                None,
+                None,
+                None,
+                False,
+                False,
+            ),
+            ("第十七、十九条", "中华人民共和国婚姻法", 19, None, None, None, True, False),
+        ],
+    ),
+    (
         "range-arabic",
         "《民法典》第1145至1147条",
         [
