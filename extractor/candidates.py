@@ -53,7 +53,7 @@ _HTML = r"</?[a-zA-Z][^<>\n]{0,30}>"
 _DIVISION = rf"第{_S}{_N}{_S}[编章节](?:{_S}(?:(?!第)[\u4e00-\u9fff]){{1,12}})?"
 # A part of a code named after the law (民法典合同编, 民法典-物权编) is a gap too.
 _PART_NAME = r"[-－—]?[\u4e00-\u9fff]{2,6}编"
-_GAP_ITEM = rf"(?:[\s\u3000\xa0]+|的|中|【|总则|分则|附则|{_HTML}|{_DIVISION}|{_PART_NAME})"
+_GAP_ITEM = rf"(?:[\s\u3000\xa0*]+|的|中|【|总则|分则|附则|{_HTML}|{_DIVISION}|{_PART_NAME})"
 _LAW = (
     rf"(?:(?P<title>{TITLE})(?:{_S}{_TITLE_TAIL})?|(?P<quoted>{_QUOTED_NAME})|(?P<ref>{REF_WORDS}))"
     rf"(?:{_S}{_NOTE})?"
@@ -71,9 +71,10 @@ CANDIDATE_RE = re.compile(
 # end-anchored search would retry at every position of the window.
 _HTML_REVERSED = r">[^<>\n]{0,30}[a-zA-Z]/?<"
 _DIVISION_REVERSED = rf"(?:(?:(?!第)[\u4e00-\u9fff]){{1,12}}{_S})?[编章节]{_S}{_N}{_S}第"
-_SPACING_REVERSED_RE = re.compile(rf"(?:[\s\u3000\xa0]+|的|中|【|{_HTML_REVERSED}){{0,6}}")
+# A name written without 《》 stands on the run's line: these gaps do not cross line breaks.
+_SPACING_REVERSED_RE = re.compile(rf"(?:[ \t\u3000\xa0*]+|的|中|【|{_HTML_REVERSED}){{0,6}}")
 _GAP_REVERSED_RE = re.compile(
-    rf"(?:[\s\u3000\xa0]+|的|中|【|则总|则分|则附|{_HTML_REVERSED}|{_DIVISION_REVERSED}){{0,6}}"
+    rf"(?:[ \t\u3000\xa0*]+|的|中|【|则总|则分|则附|{_HTML_REVERSED}|{_DIVISION_REVERSED}){{0,6}}"
 )
 _NOTE_REVERSED_RE = re.compile(rf"{_S}[）)][^（）()\n]{{1,30}}[（(]")
 _NAME_CHARS_REVERSED_RE = re.compile(r"[\u4e00-\u9fff（）()·]{1,30}")
@@ -104,7 +105,8 @@ _GENERIC_NAMES = frozenset(
         *("标准", "意见", "通知", "相关规定", "有关规定", "司法解释", "上述规定", "以上规定"),
         *("前述规定", "下列规定", "相关法律", "有关法律", "法律法规", "相关法律法规"),
         *("有关法律法规", "国家规定", "具体规定", "明确规定", "法律规定", "上述法律规定"),
-        *("该法律", "此法律"),
+        *("该法律", "此法律", "总则", "分则", "附则", "通则", "一般规定", "其他规定", "基本规定"),
+        *("特别规定", "附加规定", "补充规定", "实施办法", "实施细则", "暂行规定"),
     }
 )
 # 《…》 that name documents, not statutes: 《劳动合同》第五条 is a clause of a contract.

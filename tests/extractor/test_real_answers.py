@@ -62,3 +62,25 @@ def test_dev_set_surfaces_and_flags(database_lexicon: Lexicon) -> None:
         total += 1
         agree += expected == found
     assert agree / total >= 0.95, f"{agree}/{total} answers agree"
+
+
+def test_grammar_parses_every_span_of_real_text(lexicon: Lexicon) -> None:
+    """Every span the pre-scan cuts from real answers, questions and recitations parses."""
+    from extractor.candidates import find_candidates
+    from extractor.grammar import parse_span
+
+    texts = []
+    for line in (SHARED_DIR / "eval" / "flzx_dev_answers.jsonl").open(encoding="utf-8"):
+        record = json.loads(line)
+        texts += [record["answer"], record["question"]]
+    for line in (SHARED_DIR / "eval" / "recite_dev.jsonl").open(encoding="utf-8"):
+        texts.append(json.loads(line)["recited"])
+    spans = [
+        text[c.start : c.end]
+        for text in texts
+        for c in find_candidates(text, lexicon)
+        if c.kind == "chain"
+    ]
+    assert len(spans) > 9000
+    for span in spans:
+        assert parse_span(span).references, span
