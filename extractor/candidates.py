@@ -47,6 +47,7 @@ _NOTE = r"[（(][^（）()\n]{1,30}[）)]"
 _QUOTED_NAME = rf"“[^“”\n]{{0,38}}{LAW_SUFFIX}”"
 REF_WORDS = (
     "本法|该法|同法|此法|上述法律|前述法律|上述法|该条例|本条例|此条例|该规定|本规定"
+    "|该司法解释|本司法解释|上述司法解释|上述规定|前述规定|上述条例|上述解释|上述办法"
     "|该解释|本解释|该办法|本办法|该细则|本细则|该决定|本决定"
 )
 _HTML = r"</?[a-zA-Z][^<>\n]{0,30}>"
@@ -98,7 +99,9 @@ _CONTINUATION_WORDS = (
 _CONTINUATION_RE = re.compile(rf"(?:{_CONTINUATION_WORDS})$")
 # A name ending in 本法/该法/本条例 … is a ref word with words before it (依照本法, 享受本条例);
 # 合同法 (ending in 同法) is a name.
-_REF_WORD_TAIL_RE = re.compile(r"(?:本|该|此|上述|前述)(?:法|法律|条例|规定|解释|办法|细则|决定)$")
+_REF_WORD_TAIL_RE = re.compile(
+    r"(?:本|该|此|上述|前述)(?:法|法律|条例|规定|司法解释|解释|办法|细则|决定)$"
+)
 _GENERIC_NAMES = frozenset(
     {
         *("法", "法律", "法规", "规定", "办法", "条例", "解释", "决定", "细则", "规则"),

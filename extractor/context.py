@@ -23,7 +23,7 @@ from extractor.lexicon import Lexicon
 from extractor.models import Chain, Citation, LawMention, Quote, Reference
 from extractor.quotes import find_claim, find_quote
 
-MAX_CONTINUATION = 1500  # characters between the last law and a bare 第…条 that continues it
+MAX_CONTINUATION = 800  # characters from the last citation to a bare 第…条 continuing it
 _PREFIX_RE = re.compile(
     r"(?P<hint>原|旧|(?:\d{4}|[一二〇零○]{4})年(?:修正|修订|修改)?|修(?:订|正|改)前)(?:的|版)?$"
 )
@@ -113,26 +113,22 @@ def _citations_of_chain(
     explicit = law_mention is not None and law_mention.kind != "ref_word"
     citations: list[Citation] = []
     previous: Reference | None = None
+    # A run holds no sentence end, so its members share one claim.
+    claim_end = offset + chain.end
+    if quote is not None and text[quote.end : quote.end + 1] in _CLOSERS:
+        claim_end = max(claim_end, quote.end + 1)
+    claim = find_claim(text, offset + (law_mention.start if law_mention else 0), claim_end)
     for index, ref in enumerate(chain.references):
-        if ref.article is None:  # a 款/项 alone: of the article of the member before it
+        article, suffix, paragraph = ref.article, ref.article_suffix, ref.paragraph
+        if article is None:  # a 款/项 alone: of the article (and 款) of the member before it
             if previous is None or previous.article is None:
                 continue
-            ref = Reference(
-                ref.start,
-                ref.end,
-                previous.article,
-                previous.article_suffix,
-                ref.paragraph if ref.paragraph is not None else previous.paragraph,
-                ref.item,
-            )
-        if ref.article is None:  # pragma: no cover - set just above
-            continue
+            article, suffix = previous.article, previous.article_suffix
+            paragraph = paragraph if paragraph is not None else previous.paragraph
+            ref = Reference(ref.start, ref.end, article, suffix, paragraph, ref.item)
         first = index == 0
         start = offset + (law_mention.start if first and law_mention else ref.start)
         end = offset + ref.end
-        claim_end = end
-        if quote is not None and text[quote.end : quote.end + 1] in _CLOSERS:
-            claim_end = max(end, quote.end + 1)
         citations.append(
             Citation(
                 surface=text[start:end],
@@ -141,14 +137,14 @@ def _citations_of_chain(
                 law_as_written=law_mention.text if explicit and law_mention else None,
                 law=law,
                 implicit=not (first and explicit),
-                article=ref.article,
-                article_suffix=ref.article_suffix,
-                paragraph=ref.paragraph,
+                article=article,
+                article_suffix=suffix,
+                paragraph=paragraph,
                 item=ref.item,
                 range=ref.range,
                 version_hint=version_hint,
                 quote=quote,
-                claim=find_claim(text, start, claim_end),
+                claim=claim,
             )
         )
         previous = ref

@@ -528,3 +528,31 @@ def test_without_lexicon(text: str, law: str, article: int) -> None:
     """Without a lexicon, titles work and bare names are found where they end like a law."""
     (citation,) = extract(text)
     assert (citation.law, citation.article) == (law, article)
+
+
+def test_grammar_and_pre_scan_know_the_same_ref_words() -> None:
+    """The grammar's REF_WORD terminal lists exactly the pre-scan's ref words."""
+    import re
+    from pathlib import Path
+
+    import extractor
+    from extractor.candidates import REF_WORDS
+
+    grammar = (Path(extractor.__file__).parent / "citation.lark").read_text(encoding="utf-8")
+    terminal = re.search(r"^REF_WORD\.\d+: /(.*)/$", grammar, re.MULTILINE)
+    assert terminal is not None
+    assert set(terminal.group(1).split("|")) == set(REF_WORDS.split("|"))
+
+
+@pytest.mark.parametrize(
+    "word", ["该司法解释", "上述规定", "本条例", "该办法"], ids=["si-fa", "shang-shu", "ben", "gai"]
+)
+def test_ref_words(word: str, lexicon: Lexicon) -> None:
+    """A ref word takes the law cited before it."""
+    text = f"《工伤保险条例》第十四条规定了工伤。{word}第十五条规定了视同工伤。"
+    citations = extract(text, lexicon)
+    assert [(c.surface, c.law, c.implicit) for c in citations][1] == (
+        f"{word}第十五条",
+        "工伤保险条例",
+        True,
+    )
