@@ -1,7 +1,7 @@
 """Run every benchmark module of this folder in turn (`make bench`), or the ones named.
 
-    python -m benchmarks                 # all
-    python -m benchmarks extractor_bench # one
+python -m benchmarks                 # all
+python -m benchmarks extractor_bench # one
 """
 
 from __future__ import annotations
