@@ -28,11 +28,12 @@ _NOT_ARTICLE = (
 _ARTICLE = rf"第{_S}{_N}{_S}条{_NOT_ARTICLE}(?:{_S}之[一二三四五六七八九十]{{1,3}})?"
 _PARAGRAPH = rf"第{_S}{_N}{_S}款"
 _ITEM = rf"第{_S}(?:{_N}|[（(]{_S}{_ITEM_N}{_S}[）)]){_S}项"
-_ARTICLE_GROUP = rf"{_ARTICLE}(?:{_S}{_PARAGRAPH})?(?:{_S}{_ITEM})?"
+_ITEMS = rf"{_ITEM}(?:{_S}(?:至|到){_S}{_ITEM})?"  # 第一项至第三项
+_ARTICLE_GROUP = rf"{_ARTICLE}(?:{_S}{_PARAGRAPH})?(?:{_S}{_ITEMS})?"
 _RANGE = rf"第{_S}{_N}{_S}(?:条{_S})?(?:至|到|[-－—–~～]){_S}(?:第{_S})?{_N}{_S}条{_NOT_ARTICLE}"
 # 第十三、十四、二十一条: several article numbers sharing one 第…条.
 _COMPACT = rf"第{_S}{_N}(?:{_S}[、，,和及]{_S}{_N}){{1,10}}{_S}条{_NOT_ARTICLE}"
-_MEMBER = rf"(?:{_RANGE}|{_COMPACT}|{_ARTICLE_GROUP}|{_PARAGRAPH}(?:{_S}{_ITEM})?|{_ITEM})"
+_MEMBER = rf"(?:{_RANGE}|{_COMPACT}|{_ARTICLE_GROUP}|{_PARAGRAPH}(?:{_S}{_ITEMS})?|{_ITEMS})"
 _SEP = rf"{_S}(?:[、，,]|以及|和|及|与|或者|或){_S}"
 MAX_MEMBERS = 40  # a longer list is cut into runs of this size (one parse each, cached)
 RUN = rf"(?:{_RANGE}|{_COMPACT}|{_ARTICLE_GROUP})(?:{_SEP}{_MEMBER}){{0,{MAX_MEMBERS}}}"

@@ -7,6 +7,7 @@ repeat the same citations over and over.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -28,6 +29,13 @@ class _Part(NamedTuple):
     number: int
     start: int
     end: int
+    last: int | None = None  # the end of a range of 项 (第一项至第三项)
+
+    def numbers(self) -> list[int]:
+        """The 项 numbers this part stands for (a range is expanded, within MAX_RANGE)."""
+        if self.last is not None and self.number < self.last <= self.number + MAX_RANGE:
+            return list(range(self.number, self.last + 1))
+        return [self.number]
 
 
 def _number(token: Token) -> int:
@@ -97,7 +105,12 @@ class ChainBuilder(Transformer[Token, Any]):
     def item(self, ordinal: Token, number: Token, unit: Token) -> _Part:
         return _Part("项", _number(number), ordinal.start_pos or 0, unit.end_pos or 0)
 
-    def article(self, ordinal: Token, number: Token, unit: Token, *rest: Any) -> Reference:
+    def item_range(self, low: _Part, to: Token, high: _Part) -> _Part:
+        return _Part("项", low.number, low.start, high.end, high.number)
+
+    def article(
+        self, ordinal: Token, number: Token, unit: Token, *rest: Any
+    ) -> tuple[Reference, ...]:
         suffix = None
         end = unit.end_pos or 0
         parts = {part.unit: part for part in rest if isinstance(part, _Part)}
@@ -108,23 +121,23 @@ class ChainBuilder(Transformer[Token, Any]):
         if parts:
             end = max(part.end for part in parts.values())
         paragraph, item = parts.get("款"), parts.get("项")
-        return Reference(
-            ordinal.start_pos or 0,
-            end,
-            _number(number),
-            suffix,
-            paragraph.number if paragraph else None,
-            item.number if item else None,
+        return _with_items(
+            Reference(
+                ordinal.start_pos or 0,
+                end,
+                _number(number),
+                suffix,
+                paragraph.number if paragraph else None,
+            ),
+            item,
         )
 
-    def paragraph_only(self, paragraph: _Part, item: _Part | None = None) -> Reference:
+    def paragraph_only(self, paragraph: _Part, item: _Part | None = None) -> tuple[Reference, ...]:
         end = item.end if item else paragraph.end
-        return Reference(
-            paragraph.start, end, None, None, paragraph.number, item.number if item else None
-        )
+        return _with_items(Reference(paragraph.start, end, None, None, paragraph.number), item)
 
-    def item_only(self, item: _Part) -> Reference:
-        return Reference(item.start, item.end, None, None, None, item.number)
+    def item_only(self, item: _Part) -> tuple[Reference, ...]:
+        return _with_items(Reference(item.start, item.end, None), item)
 
     def compact(self, ordinal: Token, *rest: Token) -> tuple[Reference, ...]:
         start, end = ordinal.start_pos or 0, rest[-1].end_pos or 0
@@ -140,6 +153,14 @@ class ChainBuilder(Transformer[Token, Any]):
         else:
             articles = [low] if low == high else [low, high]
         return tuple(Reference(start, end, number, range=True) for number in articles)
+
+
+def _with_items(reference: Reference, item: _Part | None) -> tuple[Reference, ...]:
+    """The reference with its 项, one reference per 项 of a range (marked range)."""
+    if item is None:
+        return (reference,)
+    numbers = item.numbers()
+    return tuple(replace(reference, item=n, range=len(numbers) > 1) for n in numbers)
 
 
 # The transformer runs inside the LALR parse (no tree is built: twice as fast).

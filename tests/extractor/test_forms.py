@@ -151,6 +151,24 @@ FORMS: list[tuple[str, str, list[Row]]] = [
         ],
     ),
     (
+        "item-range",
+        "《劳动合同法》第四十四条第（一）项至第（三）项",
+        [
+            (
+                "《劳动合同法》第四十四条第（一）项至第（三）项",
+                LDHT,
+                44,
+                None,
+                None,
+                1,
+                False,
+                True,
+            ),
+            ("第四十四条第（一）项至第（三）项", LDHT, 44, None, None, 2, True, True),
+            ("第四十四条第（一）项至第（三）项", LDHT, 44, None, None, 3, True, True),
+        ],
+    ),
+    (
         "compact-list",
         "《婚姻法》第十七、十九条的规定",
         [
