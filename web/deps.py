@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import date
 from typing import Annotated
 
@@ -10,6 +10,7 @@ from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from legaldb import StatuteRepository
 from lexgate.settings import Settings
@@ -17,6 +18,7 @@ from verifier import today
 from web.apikeys import authenticate
 from web.errors import Forbidden, LoginRequired, Unauthorized
 from web.models import ANONYMOUS_CHECKER, ApiKeyInfo, Permission
+from web.statutes import Statutes
 
 KEY_COOKIE = "lexgate_key"
 
@@ -24,7 +26,7 @@ bearer_scheme = HTTPBearer(auto_error=False, description="Authorization: Bearer 
 header_scheme = APIKeyHeader(name="X-API-Key", auto_error=False, description="X-API-Key: <key>")
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     """The settings the app was created with."""
     settings: Settings = request.app.state.settings
     return settings
@@ -33,7 +35,7 @@ def get_settings(request: Request) -> Settings:
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
-def get_engine(request: Request) -> Engine:
+async def get_engine(request: Request) -> Engine:
     """The app's engine (one pool per process)."""
     engine: Engine = request.app.state.engine
     return engine
@@ -51,16 +53,18 @@ def get_session(engine: EngineDep) -> Iterator[Session]:
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-def get_repository(request: Request) -> StatuteRepository:
-    """The statute repository (loaded on first use)."""
-    repository: StatuteRepository = request.app.state.statutes.get()
-    return repository
+async def get_repository(request: Request) -> StatuteRepository:
+    """The statute repository (loaded on first use, in a worker thread: it reads the database)."""
+    statutes: Statutes = request.app.state.statutes
+    if statutes.loaded:
+        return statutes.get()
+    return await run_in_threadpool(statutes.get)
 
 
 RepoDep = Annotated[StatuteRepository, Depends(get_repository)]
 
 
-def get_today(settings: SettingsDep) -> date:
+async def get_today(settings: SettingsDep) -> date:
     """Today in the configured timezone (the default as-of date)."""
     return today(settings.timezone)
 
@@ -68,8 +72,13 @@ def get_today(settings: SettingsDep) -> date:
 TodayDep = Annotated[date, Depends(get_today)]
 
 
-def get_api_key(
-    session: SessionDep,
+def _authenticate(engine: Engine, presented: str) -> ApiKeyInfo | None:
+    with Session(engine) as session:
+        return authenticate(session, presented)
+
+
+async def get_api_key(
+    engine: EngineDep,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
     header_key: Annotated[str | None, Depends(header_scheme)],
 ) -> ApiKeyInfo:
@@ -80,7 +89,7 @@ def get_api_key(
             "an API key is required: Authorization: Bearer <key> or X-API-Key: <key>",
             field="authorization",
         )
-    info = authenticate(session, presented)
+    info = await run_in_threadpool(_authenticate, engine, presented)  # one query
     if info is None:
         raise Unauthorized("unknown or revoked API key", field="authorization")
     return info
@@ -89,10 +98,10 @@ def get_api_key(
 ApiKeyDep = Annotated[ApiKeyInfo, Depends(get_api_key)]
 
 
-def require(permission: Permission) -> Callable[[ApiKeyInfo], ApiKeyInfo]:
+def require(permission: Permission) -> Callable[[ApiKeyInfo], Awaitable[ApiKeyInfo]]:
     """A dependency: the caller's key, 403 unless its role grants `permission`."""
 
-    def dependency(key: ApiKeyDep) -> ApiKeyInfo:
+    async def dependency(key: ApiKeyDep) -> ApiKeyInfo:
         if not key.may(permission):
             raise Forbidden(
                 f"role {key.role} may not {permission}; ask for a key with a role that may",
@@ -126,10 +135,10 @@ def page_caller(request: Request, session: SessionDep, settings: SettingsDep) ->
 PageCallerDep = Annotated[ApiKeyInfo, Depends(page_caller)]
 
 
-def require_page(permission: Permission) -> Callable[[ApiKeyInfo], ApiKeyInfo]:
+def require_page(permission: Permission) -> Callable[[ApiKeyInfo], Awaitable[ApiKeyInfo]]:
     """A page dependency: the viewer, 403 unless their role grants `permission`."""
 
-    def dependency(caller: PageCallerDep) -> ApiKeyInfo:
+    async def dependency(caller: PageCallerDep) -> ApiKeyInfo:
         if caller is ANONYMOUS_CHECKER and not caller.may(permission):
             raise LoginRequired("log in with an API key whose role may see this page")
         if not caller.may(permission):

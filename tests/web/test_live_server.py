@@ -38,7 +38,7 @@ def _raw_post(server: LiveServer, head: str, chunks: list[bytes]) -> bytes:
 def test_chunked_upload_over_the_limit_is_413(
     live_server: LiveServer, declared: str | None
 ) -> None:
-    """300 KB sent in chunks, with no or a false Content-Length, is refused with 413."""
+    """300 KB sent in chunks is refused with 413; with a false Content-Length too (400 or 413)."""
     head = (
         "POST /api/v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         f"Authorization: Bearer {live_server.checker_key}\r\n"
@@ -48,8 +48,11 @@ def test_chunked_upload_over_the_limit_is_413(
     )
     reply = _raw_post(live_server, head, [b'{"answer": "'] + [b"a" * 10_000] * 30 + [b'"}'])
     status_line = reply.split(b"\r\n", 1)[0]
-    assert b" 413 " in status_line, reply[:300]
-    assert b'"code":"body_too_large"' in reply
+    if declared is None:
+        assert b" 413 " in status_line, reply[:300]
+        assert b'"code":"body_too_large"' in reply
+    else:  # httptools refuses Content-Length with chunked encoding itself (smuggling guard)
+        assert status_line.split()[1] in (b"400", b"413"), reply[:300]
 
 
 def test_real_server_checks_and_sends_headers(live_server: LiveServer) -> None:
