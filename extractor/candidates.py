@@ -119,7 +119,6 @@ _NOT_A_LAW_RE = re.compile(
     r"承诺书|申请书|声明|欠条|借条|收据|须知|手册|公告)$"
 )
 _NAME_WINDOW = 40
-_LAW_GROUPS = (("title", "title"), ("quoted", "quoted"), ("ref", "ref_word"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,27 +217,29 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
     found: list[Candidate] = []
     last_end = 0
     for match in CANDIDATE_RE.finditer(text):
-        if match.group("mention") is not None:
-            title = match.group("mention")
-            found.append(Candidate("mention", match.start(), match.end(), title[1:-1]))
-            last_end = match.end()
+        mention, title, quoted, ref = match.group("mention", "title", "quoted", "ref")
+        start, end = match.span()
+        if mention is not None:
+            found.append(Candidate("mention", start, end, mention[1:-1]))
+            last_end = end
             continue
-        start, end = match.start(), match.end()
         name_end = None
-        law_kind = next(
-            (kind for group, kind in _LAW_GROUPS if match.group(group) is not None), None
-        )
-        if match.group("title") is not None:
-            if not is_law_like(match.group("title")[1:-1]):
+        law_kind: str | None = None
+        if title is not None:
+            if not is_law_like(title[1:-1]):
                 last_end = end
                 continue
-        elif match.group("ref") is not None:
+            law_kind = "title"
+        elif quoted is not None:
+            law_kind = "quoted"
+        elif ref is not None:
+            law_kind = "ref_word"
             # 合同法 ends with 同法, 基本法 with 本法: a longer name wins over the ref word.
             name = bare_name(text, (match.end("ref"),), lexicon)
-            if name is not None and last_end <= name[0] < match.start("ref"):
+            if name is not None and last_end <= name[0] < start:
                 start, name_end = name
                 law_kind = "name"
-        elif match.group("quoted") is None:
+        else:
             ends = _name_ends(text, start)
             name = bare_name(text, ends, lexicon)
             if name is not None and name[0] >= last_end:
