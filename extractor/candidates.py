@@ -118,7 +118,7 @@ _NOT_A_LAW_RE = re.compile(
     r"(?:合同|协议|协议书|合同书|契约|章程|条款|起诉状|判决书|裁定书|决定书|通知书|说明书|"
     r"承诺书|申请书|声明|欠条|借条|收据|须知|手册|公告)$"
 )
-_NAME_WINDOW = 40
+_NAME_WINDOW = 80  # characters looked back for a known name (the longest are ~60)
 
 
 @dataclass(frozen=True, slots=True)
