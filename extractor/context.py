@@ -134,7 +134,7 @@ def _citations_of_chain(
                 surface=text[start:end],
                 start=start,
                 end=end,
-                law_as_written=law_mention.text if explicit and law_mention else None,
+                law_as_written=law_mention.text if first and explicit and law_mention else None,
                 law=law,
                 implicit=not (first and explicit),
                 article=article,

@@ -574,3 +574,9 @@ def test_ref_words(word: str, lexicon: Lexicon) -> None:
         "工伤保险条例",
         True,
     )
+
+
+def test_only_the_first_member_has_the_written_law(lexicon: Lexicon) -> None:
+    """law_as_written is set on the member that writes the law, None on the implicit ones."""
+    citations = extract("《著作权法》第十二条,第十四条,第五十三条。", lexicon)
+    assert [c.law_as_written for c in citations] == ["著作权法", None, None]

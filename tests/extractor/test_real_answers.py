@@ -51,17 +51,21 @@ def test_dev_set_strict_f1(database_lexicon: Lexicon) -> None:
 
 
 def test_dev_set_surfaces_and_flags(database_lexicon: Lexicon) -> None:
-    """Labelled surfaces, implicit and range flags come back, in order, answer by answer."""
+    """Labelled surfaces, law_as_written, implicit and range come back, answer by answer."""
     gold = json.loads(Path(LABELED).read_text(encoding="utf-8"))
     agree = total = 0
     for answer in gold:
-        expected = [(c["surface"], c["implicit"], c["range"]) for c in answer["citations"]]
+        expected = [
+            (c["surface"], c["law_as_written"], c["implicit"], c["range"])
+            for c in answer["citations"]
+        ]
         found = [
-            (c.surface, c.implicit, c.range) for c in extract(answer["answer"], database_lexicon)
+            (c.surface, c.law_as_written, c.implicit, c.range)
+            for c in extract(answer["answer"], database_lexicon)
         ]
         total += 1
         agree += expected == found
-    assert agree / total >= 0.95, f"{agree}/{total} answers agree"
+    assert agree / total >= 0.97, f"{agree}/{total} answers agree"
 
 
 def test_grammar_parses_every_span_of_real_text(lexicon: Lexicon) -> None:
