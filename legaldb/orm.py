@@ -266,7 +266,10 @@ class AuditAttempt(Base):
     not_yet_effective: Mapped[int]
     unverified: Mapped[int]
     failures: Mapped[list[Any]] = mapped_column(sa.JSON)
-    standards: Mapped[list[Any]] = mapped_column(sa.JSON)
+    standards: Mapped[list[Any]] = mapped_column(sa.JSON)  # each with its evidence
+    # Small extracts of standards read by the export (so it never parses the evidence):
+    failed_standards: Mapped[list[Any]] = mapped_column(sa.JSON)  # [{name, summary}]
+    unsupported_conclusions: Mapped[list[Any]] = mapped_column(sa.JSON)  # [sentence]
     tail_coverage: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
     injected_facts: Mapped[list[Any]] = mapped_column(sa.JSON)
     facts: Mapped[list[Any]] = mapped_column(sa.JSON)

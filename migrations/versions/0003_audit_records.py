@@ -64,6 +64,8 @@ def upgrade() -> None:
         sa.Column("unverified", sa.Integer(), nullable=False),
         sa.Column("failures", sa.JSON(), nullable=False),
         sa.Column("standards", sa.JSON(), nullable=False),
+        sa.Column("failed_standards", sa.JSON(), nullable=False),
+        sa.Column("unsupported_conclusions", sa.JSON(), nullable=False),
         sa.Column("tail_coverage", sa.JSON(), nullable=False),
         sa.Column("injected_facts", sa.JSON(), nullable=False),
         sa.Column("facts", sa.JSON(), nullable=False),
