@@ -25,3 +25,23 @@ class InsecureFileError(MappingStoreError):
 
 class PseudonymConflictError(MappingStoreError):
     """A pseudonym is already recorded for a different (kind, raw id)."""
+
+
+class AuditWriteError(AuditError):
+    """A gated answer could not be recorded; nothing of it was written to the audit tables."""
+
+
+class CaseMismatchError(AuditWriteError, ValueError):
+    """A round does not continue the recorded case it names (another session, another answer)."""
+
+
+class TraceError(AuditError):
+    """A pseudonym cannot be traced: malformed, or not recorded in this server's mapping store."""
+
+
+class ExportError(AuditError):
+    """An evidence pack cannot be made (a bad quarter, a file that fails its schema)."""
+
+
+class PackInvalidError(AuditError):
+    """A received evidence pack fails verification; the message names what is wrong."""

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: importing the audit types loads no gate or verifier code
+    from gate.models import RoundRecord
+    from verifier.models import CheckResult
 
 
 class PiiKind(StrEnum):
@@ -80,3 +85,82 @@ class MappingEntry:
     kind: str
     raw_id: str
     first_seen: datetime
+
+
+# --- The audit record (audit.recorder) ---
+
+
+@dataclass(frozen=True, slots=True)
+class Recording:
+    """A gated round to record as a new case, with who asked and, if kept, the verifier's checks.
+
+    `checks` maps attempt numbers to the `verifier.CheckResult` the gate decided on; attempts
+    missing from it are checked again (same answer, repository and as-of date: same verdicts).
+    """
+
+    round: RoundRecord
+    subject_id: str | None = None
+    checks: Mapping[int, CheckResult] = field(default_factory=dict, hash=False)
+    recorded_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TracedAttempt:
+    """One attempt of a traced case, as recorded."""
+
+    attempt: int
+    recorded_at: datetime
+    decision: str
+    verifiable_rate: float | None
+    answer_sha256: str
+    answer: str  # PII masked
+
+
+@dataclass(frozen=True, slots=True)
+class TracedCase:
+    """A recorded case found by tracing a pseudonym."""
+
+    case_id: str
+    recorded_at: datetime
+    subject: str | None
+    session: str
+    as_of: date
+    state: str
+    delivery: str | None
+    question: str | None  # PII masked
+    attempts: tuple[TracedAttempt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """A pseudonym resolved through the mapping store, and the cases recorded under it."""
+
+    entry: MappingEntry
+    cases: tuple[TracedCase, ...]
+
+
+# --- Evidence packs (audit.export, audit.pack) ---
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """A calendar quarter in a timezone: [start, end), both timezone-aware."""
+
+    label: str  # 2026Q4
+    timezone: str
+    start: datetime
+    end: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PackSummary:
+    """What an export wrote or a verification found: the pack, its period and its counts."""
+
+    path: str
+    pack_id: str
+    period: str
+    cases: int
+    attempts: int
+    citations: int
+    sha256: str  # of the whole zip file, for the record kept apart from the pack
+    size_bytes: int

@@ -8,6 +8,7 @@ from functools import lru_cache
 import typer
 from sqlalchemy.exc import SQLAlchemyError
 
+from audit.cli import register as register_audit
 from extractor import Lexicon
 from extractor.cli import register as register_extract
 from gate.cli import register as register_gate
@@ -66,6 +67,7 @@ def _today() -> date:
 register_gate(app, _load_repository, _today)
 
 register_web(app)  # serve, apikey
+register_audit(app, get_settings)  # audit trace, export, verify
 
 
 if __name__ == "__main__":  # pragma: no cover

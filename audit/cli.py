@@ -1,0 +1,184 @@
+"""`lexgate audit trace|export|verify`: trace a pseudonym, write and check evidence packs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
+from zoneinfo import ZoneInfo
+
+import typer
+from sqlalchemy.exc import SQLAlchemyError
+
+from audit.errors import AuditError, MappingStoreError, PackInvalidError
+from audit.mapping_store import MappingStore
+from audit.models import PackSummary, Trace
+from audit.pack import utc_text
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from lexgate.settings import Settings
+
+QUESTION_SHOWN = 80
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _engine(settings: Settings) -> Engine:
+    from legaldb import make_engine
+
+    return make_engine(settings.database_url, echo=settings.sql_echo)
+
+
+def _summary_line(summary: PackSummary) -> str:
+    return (
+        f"pack {summary.pack_id}, {summary.period}: {summary.cases} cases, "
+        f"{summary.attempts} answers, {summary.citations} citations; "
+        f"{summary.size_bytes} bytes, sha256 {summary.sha256}"
+    )
+
+
+def _trace_json(found: Trace) -> dict[str, Any]:
+    entry = found.entry
+    return {
+        "pseudonym": entry.pseudonym,
+        "kind": entry.kind,
+        "id": entry.raw_id,
+        "first_seen": utc_text(entry.first_seen),
+        "cases": [
+            {
+                "case_id": case.case_id,
+                "recorded_at": utc_text(case.recorded_at),
+                "subject": case.subject,
+                "session": case.session,
+                "as_of": case.as_of.isoformat(),
+                "state": case.state,
+                "delivery": case.delivery,
+                "question": case.question,
+                "attempts": [
+                    {
+                        "attempt": a.attempt,
+                        "recorded_at": utc_text(a.recorded_at),
+                        "decision": a.decision,
+                        "verifiable_rate": a.verifiable_rate,
+                        "answer_sha256": a.answer_sha256,
+                        "answer": a.answer,
+                    }
+                    for a in case.attempts
+                ],
+            }
+            for case in found.cases
+        ],
+    }
+
+
+def _print_trace(found: Trace, timezone: str) -> None:
+    entry = found.entry
+    zone = ZoneInfo(timezone)
+    kind = {"subj": "subject", "sess": "session"}.get(entry.kind, entry.kind)
+    typer.echo(
+        f"{entry.pseudonym} is {kind} {entry.raw_id!r} (first seen {utc_text(entry.first_seen)})"
+    )
+    typer.echo(f"{len(found.cases)} case(s):")
+    for case in found.cases:
+        shown = (case.question or "").replace("\n", " ")
+        if len(shown) > QUESTION_SHOWN:
+            shown = shown[: QUESTION_SHOWN - 1] + "…"
+        typer.echo(
+            f"- {case.case_id}  {case.recorded_at.astimezone(zone):%Y-%m-%d %H:%M %Z}  "
+            f"as of {case.as_of}  {case.state}" + (f" → {case.delivery}" if case.delivery else "")
+        )
+        typer.echo(f"    session {case.session}  subject {case.subject or '-'}")
+        if shown:
+            typer.echo(f"    question: {shown}")
+        for attempt in case.attempts:
+            rate = "-" if attempt.verifiable_rate is None else f"{attempt.verifiable_rate:.2f}"
+            typer.echo(
+                f"    attempt {attempt.attempt}: {attempt.decision} (rate {rate}) "
+                f"answer sha256 {attempt.answer_sha256[:16]}…"
+            )
+
+
+def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
+    """Add `audit trace|export|verify` to the root command."""
+    audit_app = typer.Typer(
+        help="The audit trail: trace a pseudonym, export and verify quarterly evidence packs.",
+        no_args_is_help=True,
+    )
+    app.add_typer(audit_app, name="audit")
+
+    @audit_app.command("trace")
+    def trace_command(
+        pseudonym: Annotated[str, typer.Argument(help="A subject or session pseudonym.")],
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Resolve a pseudonym to its real id and list its cases (needs the mapping store)."""
+        from audit.recorder import trace
+
+        settings = settings_loader()
+        try:
+            store = MappingStore(settings.mapping_store_path, create=False)
+            found = trace(_engine(settings), pseudonym, store)
+        except MappingStoreError as error:
+            raise _fail(str(error)) from None
+        except AuditError as error:
+            raise _fail(str(error)) from None
+        except SQLAlchemyError as error:
+            raise _fail(f"the audit tables cannot be read: {error}") from None
+        if as_json:
+            typer.echo(json.dumps(_trace_json(found), ensure_ascii=False, indent=2))
+        else:
+            _print_trace(found, settings.timezone)
+
+    @audit_app.command("export")
+    def export_command(
+        quarter: Annotated[str, typer.Option("--quarter", help="The quarter, e.g. 2026Q4.")],
+        out: Annotated[
+            str | None,
+            typer.Option("--out", help="The zip to write (default lexgate-audit-QUARTER.zip)."),
+        ] = None,
+        force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    ) -> None:
+        """Write the quarter's evidence pack (quarter boundaries in LEXGATE_TIMEZONE)."""
+        from audit.export import export_pack
+        from audit.pseudonyms import pseudonymizer_from_settings
+
+        settings = settings_loader()
+        try:
+            summary = export_pack(
+                _engine(settings),
+                quarter,
+                out,
+                timezone=settings.timezone,
+                scheme=pseudonymizer_from_settings(settings).scheme,
+                overwrite=force,
+            )
+        except AuditError as error:
+            raise _fail(str(error)) from None
+        except SQLAlchemyError as error:
+            raise _fail(
+                f"the audit tables cannot be read ({error}); run `lexgate db init` first"
+            ) from None
+        typer.echo(f"wrote {summary.path}: {_summary_line(summary)}")
+        typer.echo("Keep the sha256 apart from the pack: it identifies this exact file.")
+
+    @audit_app.command("verify")
+    def verify_command(
+        file: Annotated[str, typer.Argument(help="The evidence pack (zip) to check.")],
+    ) -> None:
+        """Check a pack: members, checksums, schemas, counts, layout; exit 1 naming a problem."""
+        from audit.pack import verify_pack
+
+        try:
+            summary = verify_pack(file)
+        except PackInvalidError as error:
+            typer.echo(f"INVALID {file}: {error}", err=True)
+            raise typer.Exit(1) from None
+        typer.echo(f"OK {file}: {_summary_line(summary)}")
+
+
+__all__ = ["register"]

@@ -1,0 +1,605 @@
+"""Recording gated answers: one case per round, each attempt, each citation's verdict.
+
+A case is a round of the gate (a one-off evaluation is a round of one attempt). Every free
+text stored (question, answers, citation surfaces, evidence, facts, errors) goes through
+`mask_pii` first; subject and session ids are stored only as pseudonyms, whose mapping is
+written to the MappingStore before the case is committed. One transaction per call: a failed
+write raises AuditWriteError and leaves no row of it behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, date, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+import verifier
+from audit.errors import AuditWriteError, CaseMismatchError, TraceError
+from audit.mapping_store import MappingStore
+from audit.masking import mask_pii
+from audit.models import (
+    PseudonymKind,
+    Recording,
+    Trace,
+    TracedAttempt,
+    TracedCase,
+)
+from audit.pseudonyms import Pseudonymizer, parse_pseudonym
+from gate.models import AttemptRecord, Fact, Failure, GateResult, RoundRecord, Standard
+from gate.policy import Policy
+from gate.provisions import provision_of
+from gate.rounds import open_round, record_attempt
+from gate.standards import conclusions
+from legaldb import orm
+from legaldb.repository import StatuteRepository
+from verifier.models import CheckResult, Verdict
+
+CASE_TABLE = orm.Base.metadata.tables["audit_case"]
+ATTEMPT_TABLE = orm.Base.metadata.tables["audit_attempt"]
+CITATION_TABLE = orm.Base.metadata.tables["audit_citation"]
+
+Row = dict[str, Any]
+
+
+def canonical_json(value: Any) -> str:
+    """One text per value: sorted keys, no spaces, UTF-8 kept (hashes and ids are taken of it)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def policy_id(policy: Policy) -> str:
+    """A short id of a policy: the first 16 hex of the sha256 of its canonical JSON."""
+    digest = hashlib.sha256(canonical_json(policy.model_dump(mode="json")).encode())
+    return digest.hexdigest()[:16]
+
+
+def answer_sha256(answer: str) -> str:
+    """The sha256 of the raw answer (UTF-8), kept so that a case can be matched to its text."""
+    return hashlib.sha256(answer.encode("utf-8")).hexdigest()
+
+
+def _masked(text: str | None) -> str | None:
+    return None if text is None else mask_pii(text).text
+
+
+def _clip(text: str | None, length: int) -> str | None:
+    """Text cut to a column's length (PostgreSQL enforces it; answers may hold any junk)."""
+    if text is None or len(text) <= length:
+        return text
+    return text[: length - 1] + "…"
+
+
+def _aware(moment: datetime | None) -> datetime:
+    if moment is None:
+        return datetime.now(UTC)
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise AuditWriteError(f"a recording time needs a timezone: {moment!r}")
+    return moment.astimezone(UTC)
+
+
+# --- From the gate's and the verifier's types to rows (pure) ---
+
+
+def _fact_json(fact: Fact) -> Row:
+    return {
+        "kind": fact.kind,
+        "text": _masked(fact.text),
+        "law": fact.law,
+        "provision": fact.provision,
+    }
+
+
+def _standard_json(standard: Standard) -> Row:
+    return {
+        "name": standard.name,
+        "passed": standard.passed,
+        "summary": _masked(standard.summary),
+        "evidence": [
+            {
+                "text": _masked(evidence.text),
+                "start": evidence.start,
+                "end": evidence.end,
+                "note": _masked(evidence.note),
+            }
+            for evidence in standard.evidence
+        ],
+    }
+
+
+def _failure_json(failure: Failure, verdict: Verdict) -> Row:
+    """A failure with what the verdict of its first occurrence knows of the real law."""
+    facts = verdict.facts
+    return {
+        "signal": failure.signal,
+        "correctable": failure.correctable,
+        "law": failure.provision.law,
+        "article": failure.provision.article,
+        "article_suffix": failure.provision.article_suffix,
+        "paragraph": failure.provision.paragraph,
+        "item": failure.provision.item,
+        "provision": _masked(failure.provision.label),
+        "detail": failure.detail,
+        "article_count": facts.article_count,
+        "paragraph_count": facts.paragraph_count,
+        "item_count": facts.item_count,
+        "repealed_on": facts.repealed_on,
+    }
+
+
+def _tail_coverage(
+    answer: str, verdicts: Sequence[Verdict], policy: Policy, standard: Standard | None
+) -> Row:
+    """Supported conclusions in the head and in the tail of a long answer (gate.standards'
+    split: the last policy.tail_fraction of the characters is the tail)."""
+    applicable = len(answer) >= policy.long_answer_chars
+    coverage: Row = {
+        "applicable": applicable,
+        "passed": True if standard is None else standard.passed,
+        "head_conclusions": 0,
+        "head_supported": 0,
+        "tail_conclusions": 0,
+        "tail_supported": 0,
+    }
+    if not applicable:
+        return coverage
+    spans = [(v.citation.start, v.citation.end) for v in verdicts]
+    boundary = len(answer) * (1 - policy.tail_fraction)
+    for conclusion in conclusions(answer, spans, policy):
+        part = "head" if conclusion.start < boundary else "tail"
+        coverage[f"{part}_conclusions"] += 1
+        coverage[f"{part}_supported"] += int(conclusion.supported)
+    return coverage
+
+
+def _citation_row(case_id: str, attempt: int, position: int, verdict: Verdict) -> Row:
+    citation = verdict.citation
+    facts = verdict.facts
+    provision = provision_of(verdict)
+    version_label = verdict.resolved.version_label if verdict.resolved else facts.version_label
+    conflicts = [
+        {
+            "kind": conflict.kind,
+            "claim_value": conflict.claim_value,
+            "claim_surface": _masked(conflict.claim_surface),
+            "article_values": list(conflict.article_values),
+            "article_surfaces": list(conflict.article_surfaces),
+        }
+        for conflict in verdict.number_conflicts
+    ]
+    return {
+        "case_id": case_id,
+        "attempt": attempt,
+        "position": position,
+        "surface": _masked(citation.surface),
+        "span_start": citation.start,
+        "span_end": citation.end,
+        "law": _clip(_masked(provision.law), 500),
+        "law_as_written": _clip(_masked(citation.law_as_written), 500),
+        "implicit": bool(citation.implicit),
+        "article": int(citation.article),
+        "article_suffix": _clip(citation.article_suffix, 20),
+        "paragraph": citation.paragraph,
+        "item": citation.item,
+        "provision": _clip(_masked(provision.label), 700),
+        "status": verdict.status,
+        "reason": verdict.reason,
+        "level": _clip(facts.level, 20),
+        "article_count": facts.article_count,
+        "paragraph_count": facts.paragraph_count,
+        "item_count": facts.item_count,
+        "version_label": _clip(version_label, 100),
+        "repealed_on": date.fromisoformat(facts.repealed_on) if facts.repealed_on else None,
+        "quote_verdict": verdict.quote_check.verdict,
+        "quote_score": verdict.quote_check.score,
+        "number_conflicts": conflicts,
+    }
+
+
+def _attempt_rows(
+    case_id: str,
+    entry: AttemptRecord,
+    check: CheckResult,
+    policy: Policy,
+    recorded_at: datetime,
+) -> tuple[Row, list[Row]]:
+    """The attempt's row and its citations' rows."""
+    by_span: dict[tuple[int, int], Verdict] = {}
+    for verdict in check.verdicts:
+        by_span.setdefault((verdict.citation.start, verdict.citation.end), verdict)
+    failures = []
+    for failure in entry.failures:
+        first = by_span.get((failure.start, failure.end))
+        if first is None:
+            raise CaseMismatchError(
+                f"attempt {entry.attempt}: the verifier's check does not hold the citation "
+                f"at {failure.start}-{failure.end} the gate failed; pass the check of this answer"
+            )
+        failures.append(_failure_json(failure, first))
+    tail_standard = next((s for s in entry.standards if s.name == "tail_coverage"), None)
+    standards = [_standard_json(s) for s in entry.standards]
+    counts = entry.counts
+    row = {
+        "case_id": case_id,
+        "attempt": entry.attempt,
+        "recorded_at": recorded_at,
+        "answer": _masked(entry.answer),
+        "answer_sha256": answer_sha256(entry.answer),
+        "decision": entry.decision,
+        "verifiable_rate": entry.verifiable_rate,
+        "citations": counts.citations,
+        "provisions": counts.provisions,
+        "verified": counts.verified,
+        "deprecated": counts.deprecated,
+        "not_yet_effective": counts.not_yet_effective,
+        "unverified": counts.unverified,
+        "failures": failures,
+        "standards": standards,
+        "failed_standards": [
+            {"name": s["name"], "summary": s["summary"]} for s in standards if not s["passed"]
+        ],
+        "unsupported_conclusions": [
+            evidence["text"]
+            for s in standards
+            if s["name"] == "conclusions_have_basis"
+            for evidence in s["evidence"]
+        ],
+        "tail_coverage": _tail_coverage(entry.answer, check.verdicts, policy, tail_standard),
+        "injected_facts": [_fact_json(f) for f in entry.injected_facts],
+        "facts": [_fact_json(f) for f in entry.facts],
+        "rerun_requested": entry.rerun_request is not None,
+    }
+    citations = [
+        _citation_row(case_id, entry.attempt, position, verdict)
+        for position, verdict in enumerate(check.verdicts)
+    ]
+    return row, citations
+
+
+def _check_for(
+    entry: AttemptRecord,
+    round_: RoundRecord,
+    checks: Mapping[int, CheckResult],
+    repo: StatuteRepository,
+) -> CheckResult:
+    given = checks.get(entry.attempt)
+    if given is not None:
+        return given
+    return verifier.check(entry.answer, repo, date.fromisoformat(round_.as_of))
+
+
+def _case_row(
+    case_id: str,
+    round_: RoundRecord,
+    subject: str | None,
+    session: str,
+    repo: StatuteRepository,
+    recorded_at: datetime,
+) -> Row:
+    manifest = repo.manifest()
+    return {
+        "case_id": case_id,
+        "recorded_at": recorded_at,
+        "updated_at": recorded_at,
+        "subject": subject,
+        "session": session,
+        "question": _masked(round_.question),
+        "as_of": date.fromisoformat(round_.as_of),
+        "policy": round_.policy.model_dump(mode="json"),
+        "policy_id": policy_id(round_.policy),
+        "statute_source": _clip(manifest.source, 1000) or "",
+        "statute_snapshot": _clip(manifest.snapshot, 200) or "",
+        "max_attempts": round_.max_attempts,
+        "premise_facts": [_fact_json(f) for f in round_.premise_facts],
+        **_round_state(round_),
+    }
+
+
+def _round_state(round_: RoundRecord) -> Row:
+    return {
+        "state": round_.state,
+        "delivery": round_.delivery,
+        "error": _masked(round_.error),
+        "attempt_count": len(round_.attempts),
+    }
+
+
+class _Batch:
+    """Rows of several cases, written together."""
+
+    def __init__(self) -> None:
+        self.cases: list[Row] = []
+        self.attempts: list[Row] = []
+        self.citations: list[Row] = []
+
+    def add_attempts(
+        self,
+        case_id: str,
+        round_: RoundRecord,
+        entries: Iterable[AttemptRecord],
+        checks: Mapping[int, CheckResult],
+        repo: StatuteRepository,
+        recorded_at: datetime,
+    ) -> None:
+        for entry in entries:
+            check = _check_for(entry, round_, checks, repo)
+            row, citations = _attempt_rows(case_id, entry, check, round_.policy, recorded_at)
+            self.attempts.append(row)
+            self.citations.extend(citations)
+
+    def write(self, connection: Connection) -> None:
+        # Parents first: the attempts' and citations' foreign keys need their rows.
+        for table, rows in ((CASE_TABLE, self.cases), (ATTEMPT_TABLE, self.attempts)):
+            if rows:
+                connection.execute(table.insert(), rows)
+        if self.citations:
+            connection.execute(CITATION_TABLE.insert(), self.citations)
+
+
+# --- Recording ---
+
+
+def _pseudonyms(
+    pseudonymizer: Pseudonymizer, session_id: str, subject_id: str | None
+) -> tuple[str, str | None, list[tuple[str, str, str]]]:
+    session = pseudonymizer.pseudonym(PseudonymKind.SESSION, session_id)
+    entries = [(session, PseudonymKind.SESSION.value, session_id)]
+    subject = None
+    if subject_id is not None:
+        subject = pseudonymizer.pseudonym(PseudonymKind.SUBJECT, subject_id)
+        entries.append((subject, PseudonymKind.SUBJECT.value, subject_id))
+    return session, subject, entries
+
+
+def _write(engine: Engine, work: Any) -> None:
+    """Run work(connection) in one transaction; any database failure rolls all of it back."""
+    try:
+        with engine.begin() as connection:
+            work(connection)
+    except sa.exc.SQLAlchemyError as error:
+        raise AuditWriteError(f"the audit record was not written: {error}") from error
+
+
+def record(
+    engine: Engine,
+    round_: RoundRecord,
+    *,
+    repo: StatuteRepository,
+    pseudonymizer: Pseudonymizer,
+    store: MappingStore,
+    subject_id: str | None = None,
+    case_id: str | None = None,
+    checks: Mapping[int, CheckResult] | None = None,
+    now: datetime | None = None,
+) -> str:
+    """Record a round of the gate; returns its case id.
+
+    Without case_id, a new case. With the case id an earlier call returned, the round's
+    attempts not yet recorded are added and the case's state updated: a round kept between
+    requests is recorded after each answer. CaseMismatchError if the round does not continue
+    that case (another session or subject, or a recorded answer that differs).
+    """
+    if not round_.attempts:
+        raise AuditWriteError("a round without any answer has nothing to record")
+    moment = _aware(now)
+    session, subject, entries = _pseudonyms(pseudonymizer, round_.session_id, subject_id)
+    batch = _Batch()
+    given_checks = checks or {}
+    if case_id is None:
+        new_case_id = uuid.uuid4().hex
+        batch.cases.append(_case_row(new_case_id, round_, subject, session, repo, moment))
+        batch.add_attempts(new_case_id, round_, round_.attempts, given_checks, repo, moment)
+        store.record_many(entries, moment)  # the mapping first: a case never lacks its trace
+        _write(engine, batch.write)
+        return new_case_id
+
+    def continue_case(connection: Connection) -> None:
+        stored = connection.execute(
+            sa.select(CASE_TABLE.c.session, CASE_TABLE.c.subject, CASE_TABLE.c.policy_id)
+            .where(CASE_TABLE.c.case_id == case_id)
+            .with_for_update()
+        ).one_or_none()
+        if stored is None:
+            raise CaseMismatchError(f"no recorded case {case_id}")
+        if (stored.session, stored.subject) != (session, subject):
+            raise CaseMismatchError(f"case {case_id} belongs to another session or subject")
+        if stored.policy_id != policy_id(round_.policy):
+            raise CaseMismatchError(f"case {case_id} was gated under another policy")
+        hashes = connection.execute(
+            sa.select(ATTEMPT_TABLE.c.answer_sha256)
+            .where(ATTEMPT_TABLE.c.case_id == case_id)
+            .order_by(ATTEMPT_TABLE.c.attempt)
+        ).scalars()
+        recorded = list(hashes)
+        if len(recorded) > len(round_.attempts) or any(
+            digest != answer_sha256(entry.answer)
+            for digest, entry in zip(recorded, round_.attempts, strict=False)
+        ):
+            raise CaseMismatchError(f"the round does not continue the answers of case {case_id}")
+        batch.add_attempts(
+            case_id, round_, round_.attempts[len(recorded) :], given_checks, repo, moment
+        )
+        batch.write(connection)
+        connection.execute(
+            CASE_TABLE.update()
+            .where(CASE_TABLE.c.case_id == case_id)
+            .values(updated_at=moment, **_round_state(round_))
+        )
+
+    store.record_many(entries, moment)
+    _write(engine, continue_case)
+    return case_id
+
+
+def record_result(
+    engine: Engine,
+    answer: str,
+    result: GateResult,
+    *,
+    repo: StatuteRepository,
+    pseudonymizer: Pseudonymizer,
+    store: MappingStore,
+    session_id: str,
+    question: str | None = None,
+    policy: Policy | None = None,
+    subject_id: str | None = None,
+    check: CheckResult | None = None,
+    now: datetime | None = None,
+) -> str:
+    """Record one evaluation (`gate.evaluate`) as a case of one attempt; returns its case id.
+
+    policy is the one the result was decided under (default Policy()); check the verifier's
+    result the gate assessed, if kept (else the answer is checked again).
+    """
+    round_ = single_attempt_round(
+        answer, result, session_id=session_id, question=question, policy=policy
+    )
+    return record(
+        engine,
+        round_,
+        repo=repo,
+        pseudonymizer=pseudonymizer,
+        store=store,
+        subject_id=subject_id,
+        checks={1: check} if check is not None else None,
+        now=now,
+    )
+
+
+def single_attempt_round(
+    answer: str,
+    result: GateResult,
+    *,
+    session_id: str,
+    question: str | None = None,
+    policy: Policy | None = None,
+) -> RoundRecord:
+    """The round of one attempt an evaluation amounts to (its state as gate.rounds sets it)."""
+    opened = open_round(
+        session_id=session_id,
+        question=question,
+        as_of=date.fromisoformat(result.as_of),
+        policy=policy,
+    )
+    return record_attempt(opened, answer, result)
+
+
+def record_many(
+    engine: Engine,
+    recordings: Iterable[Recording],
+    *,
+    repo: StatuteRepository,
+    pseudonymizer: Pseudonymizer,
+    store: MappingStore,
+    now: datetime | None = None,
+) -> list[str]:
+    """Record many rounds as new cases in one transaction (all or none); their case ids.
+
+    For imports and benchmarks; each recording's recorded_at (default now) dates its case.
+    """
+    moment = _aware(now)
+    batch = _Batch()
+    entries: dict[str, tuple[str, str, str]] = {}
+    case_ids = []
+    for recording in recordings:
+        round_ = recording.round
+        if not round_.attempts:
+            raise AuditWriteError("a round without any answer has nothing to record")
+        at = _aware(recording.recorded_at) if recording.recorded_at else moment
+        session, subject, mapped = _pseudonyms(
+            pseudonymizer, round_.session_id, recording.subject_id
+        )
+        entries.update((entry[0], entry) for entry in mapped)
+        case_id = uuid.uuid4().hex
+        batch.cases.append(_case_row(case_id, round_, subject, session, repo, at))
+        batch.add_attempts(case_id, round_, round_.attempts, recording.checks, repo, at)
+        case_ids.append(case_id)
+    if not case_ids:
+        return []
+    store.record_many(entries.values(), moment)
+    _write(engine, batch.write)
+    return case_ids
+
+
+# --- Tracing (server only: needs the mapping store) ---
+
+
+def trace(engine: Engine, pseudonym: str, store: MappingStore) -> Trace:
+    """The real id behind a subject or session pseudonym and every case recorded under it.
+
+    TraceError when the pseudonym is malformed or this store never recorded it.
+    """
+    try:
+        kind, _key_id = parse_pseudonym(pseudonym)
+    except ValueError as error:
+        raise TraceError(str(error)) from None
+    entry = store.resolve(pseudonym)
+    if entry is None:
+        raise TraceError(
+            f"{pseudonym} is not in the mapping store {store.path}: it was not recorded on "
+            "this server (or under another mapping store)"
+        )
+    column = CASE_TABLE.c.subject if kind == PseudonymKind.SUBJECT.value else CASE_TABLE.c.session
+    with engine.connect() as connection:
+        cases = connection.execute(
+            sa.select(CASE_TABLE).where(column == pseudonym).order_by(CASE_TABLE.c.recorded_at)
+        ).all()
+        attempts: dict[str, list[TracedAttempt]] = {row.case_id: [] for row in cases}
+        if cases:
+            rows = connection.execute(
+                sa.select(
+                    ATTEMPT_TABLE.c.case_id,
+                    ATTEMPT_TABLE.c.attempt,
+                    ATTEMPT_TABLE.c.recorded_at,
+                    ATTEMPT_TABLE.c.decision,
+                    ATTEMPT_TABLE.c.verifiable_rate,
+                    ATTEMPT_TABLE.c.answer_sha256,
+                    ATTEMPT_TABLE.c.answer,
+                )
+                .where(ATTEMPT_TABLE.c.case_id.in_(list(attempts)))
+                .order_by(ATTEMPT_TABLE.c.case_id, ATTEMPT_TABLE.c.attempt)
+            )
+            for row in rows:
+                attempts[row.case_id].append(
+                    TracedAttempt(
+                        row.attempt,
+                        row.recorded_at,
+                        row.decision,
+                        row.verifiable_rate,
+                        row.answer_sha256,
+                        row.answer,
+                    )
+                )
+    return Trace(
+        entry,
+        tuple(
+            TracedCase(
+                case_id=row.case_id,
+                recorded_at=row.recorded_at,
+                subject=row.subject,
+                session=row.session,
+                as_of=row.as_of,
+                state=row.state,
+                delivery=row.delivery,
+                question=row.question,
+                attempts=tuple(attempts[row.case_id]),
+            )
+            for row in cases
+        ),
+    )
+
+
+__all__ = [
+    "answer_sha256",
+    "canonical_json",
+    "policy_id",
+    "record",
+    "record_many",
+    "record_result",
+    "single_attempt_round",
+    "trace",
+]
