@@ -12,7 +12,7 @@ import typer.main
 from lexgate.cli import app
 from lexgate.settings import Settings
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "configuration.md"
 
 
 def _command_paths(command: Any, path: tuple[str, ...]) -> Iterator[str]:
