@@ -93,6 +93,12 @@ class Settings(BaseSettings):
         description="Open the pages / and /laws without an API key (as role checker). "
         "`make run` turns it on for its loopback server; the API always needs a key.",
     )
+    web_key_cache_s: float = Field(
+        default=10.0,
+        ge=0,
+        description="Seconds a worker trusts an API key it has verified without reading the "
+        "database again; a revoked key stops within this time. 0: read on every request.",
+    )
     web_forwarded_allow_ips: str = Field(
         default="127.0.0.1",
         description="Proxies whose X-Forwarded-For/-Proto `lexgate serve` trusts "

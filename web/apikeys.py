@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
@@ -94,3 +95,38 @@ def revoke_key(session: Session, key_id: str) -> ApiKeyInfo:
         row.revoked_at = datetime.now(UTC)
         session.commit()
     return _info(row)
+
+
+class KeyCache:
+    """Keys verified in the last `ttl_s` seconds, so most requests read no database row.
+
+    Only successful look-ups are kept, under the SHA-256 of the whole presented key (never the
+    key itself): a new key works at once, a revoked one stops within `ttl_s` in every worker.
+    `ttl_s` 0 turns the cache off. Thread-safe enough for CPython (single dict operations).
+    """
+
+    def __init__(self, ttl_s: float, max_entries: int = 10_000):
+        self.ttl_s = ttl_s
+        self.max_entries = max_entries
+        self._entries: dict[bytes, tuple[float, ApiKeyInfo]] = {}
+
+    @staticmethod
+    def _slot(key: str) -> bytes:
+        return hashlib.sha256(key.encode("utf-8")).digest()
+
+    def get(self, key: str) -> ApiKeyInfo | None:
+        """The cached key, None when absent or expired."""
+        if self.ttl_s <= 0:
+            return None
+        entry = self._entries.get(self._slot(key))
+        if entry is None or entry[0] < time.monotonic():
+            return None
+        return entry[1]
+
+    def put(self, key: str, info: ApiKeyInfo) -> None:
+        """Remember a verified key for ttl_s seconds."""
+        if self.ttl_s <= 0:
+            return
+        if len(self._entries) >= self.max_entries:
+            self._entries.clear()
+        self._entries[self._slot(key)] = (time.monotonic() + self.ttl_s, info)

@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from legaldb import make_engine
 from lexgate.settings import Settings, get_settings
 from web import handlers
+from web.apikeys import KeyCache
 from web.errors import WebError
 from web.middleware import BodyLimit, SecurityHeaders
 from web.routes import check, docs, health, law_pages, laws, login, pages
@@ -59,6 +60,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.statutes = Statutes(engine)
+    app.state.key_cache = KeyCache(settings.web_key_cache_s)
     handlers.install(app)
     for router in ROUTERS:
         app.include_router(router)

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from legaldb import StatuteRepository
 from lexgate.settings import Settings
 from verifier import today
-from web.apikeys import authenticate
+from web.apikeys import KeyCache, authenticate
 from web.errors import Forbidden, LoginRequired, Unauthorized
 from web.models import ANONYMOUS_CHECKER, ApiKeyInfo, Permission
 from web.statutes import Statutes
@@ -77,8 +77,19 @@ def _authenticate(engine: Engine, presented: str) -> ApiKeyInfo | None:
         return authenticate(session, presented)
 
 
+async def verify_key(request: Request, presented: str) -> ApiKeyInfo | None:
+    """The stored key matching `presented`: from the app's KeyCache, else one query."""
+    cache: KeyCache = request.app.state.key_cache
+    info = cache.get(presented)
+    if info is None:
+        info = await run_in_threadpool(_authenticate, request.app.state.engine, presented)
+        if info is not None:
+            cache.put(presented, info)
+    return info
+
+
 async def get_api_key(
-    engine: EngineDep,
+    request: Request,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
     header_key: Annotated[str | None, Depends(header_scheme)],
 ) -> ApiKeyInfo:
@@ -89,7 +100,7 @@ async def get_api_key(
             "an API key is required: Authorization: Bearer <key> or X-API-Key: <key>",
             field="authorization",
         )
-    info = await run_in_threadpool(_authenticate, engine, presented)  # one query
+    info = await verify_key(request, presented)
     if info is None:
         raise Unauthorized("unknown or revoked API key", field="authorization")
     return info
@@ -120,11 +131,11 @@ PremiseKeyDep = Annotated[ApiKeyInfo, Depends(require("premise"))]
 AuditKeyDep = Annotated[ApiKeyInfo, Depends(require("audit"))]
 
 
-def page_caller(request: Request, session: SessionDep, settings: SettingsDep) -> ApiKeyInfo:
+async def page_caller(request: Request, settings: SettingsDep) -> ApiKeyInfo:
     """Who is viewing a page: the key in the login cookie, else (public pages) a checker."""
     presented = request.cookies.get(KEY_COOKIE)
     if presented:
-        info = authenticate(session, presented)
+        info = await verify_key(request, presented)
         if info is not None:
             return info
     if settings.web_public_pages:

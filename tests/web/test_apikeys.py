@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -144,3 +145,23 @@ def test_cli_errors(cli_url: str, args: list[str], code: int) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == code
     assert "error:" in result.output and "Traceback" not in result.output
+
+
+def test_key_cache_remembers_only_for_its_time() -> None:
+    """A cached key is returned until its time is up; ttl 0 caches nothing."""
+    from datetime import UTC, datetime
+
+    from web.apikeys import KeyCache
+    from web.models import ApiKeyInfo
+
+    info = ApiKeyInfo("0123456789ab", "checker", None, datetime.now(UTC))
+    cache = KeyCache(ttl_s=0.2)
+    assert cache.get("lgk_0123456789ab_s") is None
+    cache.put("lgk_0123456789ab_s", info)
+    assert cache.get("lgk_0123456789ab_s") == info
+    assert cache.get("lgk_0123456789ab_t") is None
+    time.sleep(0.25)
+    assert cache.get("lgk_0123456789ab_s") is None
+    off = KeyCache(ttl_s=0)
+    off.put("lgk_0123456789ab_s", info)
+    assert off.get("lgk_0123456789ab_s") is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -111,16 +112,19 @@ def test_a_wrong_secret_for_a_real_key_id_is_401(
     assert response.status_code == 401
 
 
-def test_revoked_key_is_401(migrated_url: str) -> None:
-    """A revoked key stops working at once."""
+@pytest.mark.parametrize("cache_s", [0.0, 0.3], ids=["no-cache", "cache-0.3s"])
+def test_revoked_key_is_401(migrated_url: str, cache_s: float) -> None:
+    """A revoked key stops working at once, or within LEXGATE_WEB_KEY_CACHE_S."""
     engine = make_engine(migrated_url)
     with Session(engine) as session:
         made = create_key(session, "checker")
-    with client_for(Settings(database_url=migrated_url)) as client:
+    settings = Settings(database_url=migrated_url, web_key_cache_s=cache_s)
+    with client_for(settings) as client:
         headers = bearer(made.key)
         assert client.get("/api/v1/laws?q=x", headers=headers).status_code == 503  # no statutes
         with Session(engine) as session:
             revoke_key(session, made.info.key_id)
+        time.sleep(cache_s + 0.1)
         response = client.get("/api/v1/laws?q=x", headers=headers)
         assert response.status_code == 401
     engine.dispose()
