@@ -58,3 +58,19 @@ class RoundClosedError(GateError):
 
 class GateInputError(GateError):
     """The CLI's input is unusable: a missing file, a bad line, an invalid date."""
+
+
+class JudgeError(GateError):
+    """The model judge gave no usable judgement; the gate records it and decides without it."""
+
+
+class JudgeUnavailableError(JudgeError):
+    """The judge's server failed (HTTP error, timeout, connection, unusable reply)."""
+
+
+class JudgeReplyError(JudgeError):
+    """The judge replied, but none of the options A/B/C is among the first token's logprobs."""
+
+
+class JudgeInputError(JudgeError):
+    """A calibration file is unusable: missing, a bad line, an unknown relation or law."""

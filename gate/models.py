@@ -76,6 +76,8 @@ Signal = Literal[
     "effective_date_unknown",
     "quote_mismatch",
     "number_conflict",
+    "claim_contradicted",
+    "claim_unsupported",
 ]
 """What went wrong with one cited provision (docs/gate.md lists which signals are correctable)."""
 
@@ -91,6 +93,7 @@ CORRECTABLE_SIGNALS: frozenset[str] = frozenset(
         "not_yet_effective",
         "quote_mismatch",
         "number_conflict",
+        "claim_contradicted",
     }
 )
 """Failures the data can correct: a rerun given the facts can fix them."""
@@ -125,6 +128,7 @@ FactKind = Literal[
     "upcoming_version",
     "only_future_version",
     "law_repealed",
+    "claim_contradicted",
 ]
 
 RoundState = Literal[
@@ -229,6 +233,12 @@ class GateResult(_Frozen):
         default=(), description="One per failure (or the no-citation fact): the rerun's facts."
     )
     rerun_request: RerunRequest | None = None
+    judged: tuple[JudgedCitation, ...] = Field(
+        default=(), description="The model judge's judgements, when a judge was given (gate.judge)."
+    )
+    judge_error: str | None = Field(
+        default=None, description="Why the judge gave no (or not every) judgement."
+    )
 
 
 # --- Rounds (gate.rounds) ---
@@ -286,3 +296,113 @@ class RoundRecord(_Frozen):
     def final_answer(self) -> str | None:
         """The last answer submitted."""
         return self.attempts[-1].answer if self.attempts else None
+
+
+# --- The model judge (gate.judge) ---
+
+Relation = Literal["supports", "contradicts", "says_nothing"]
+"""How an article relates to the claim an answer draws from it."""
+
+RELATIONS: tuple[Relation, ...] = ("supports", "contradicts", "says_nothing")
+
+
+class JudgeQuestion(_Frozen):
+    """What the judge reads: the cited provision, the claim sentence, the article as in force."""
+
+    law: str
+    provision: str = Field(description="The provision's label: 《…》第…条第…款.")
+    claim: str = Field(min_length=1)
+    article_text: str = Field(min_length=1)
+
+
+class Judgement(_Frozen):
+    """The judge's probability of each relation; confidence is the top one."""
+
+    supports: float = Field(ge=0.0, le=1.0)
+    contradicts: float = Field(ge=0.0, le=1.0)
+    says_nothing: float = Field(ge=0.0, le=1.0)
+    model: str | None = None
+
+    @property
+    def probabilities(self) -> dict[Relation, float]:
+        """Relation → probability, in the order of RELATIONS."""
+        return {relation: getattr(self, relation) for relation in RELATIONS}
+
+    @property
+    def relation(self) -> Relation:
+        """The most probable relation (ties go to the earlier of RELATIONS)."""
+        probabilities = self.probabilities
+        return max(RELATIONS, key=lambda relation: probabilities[relation])
+
+    @property
+    def confidence(self) -> float:
+        """The top probability."""
+        return max(self.supports, self.contradicts, self.says_nothing)
+
+
+class JudgedCitation(_Frozen):
+    """One judged (provision, claim): the question, the judgement and whether it stands.
+
+    stands: confidence >= threshold, the judgement decides; else it goes to human review.
+    """
+
+    question: JudgeQuestion
+    judgement: Judgement
+    threshold: float = Field(ge=0.0, le=1.0)
+    stands: bool
+    start: int = Field(description="Where the citation stands in the answer.")
+    end: int
+
+
+GateResult.model_rebuild()
+
+
+class CalibrationItem(_Frozen):
+    """One labelled item of a calibration file: the claim, the provision, the right relation."""
+
+    id: str
+    claim: str = Field(min_length=1)
+    law: str = Field(min_length=1)
+    article: str = Field(min_length=1, description="第十五条, 第十五条第二款, or 15.")
+    expected: Relation
+    as_of: str | None = Field(default=None, description="ISO date; default: the run's date.")
+
+
+class CalibrationOutcome(_Frozen):
+    """One calibration item judged: the judgement, or why it has none."""
+
+    item: CalibrationItem
+    judgement: Judgement | None = None
+    skipped: str | None = Field(default=None, description="Why the item was not judged.")
+
+
+class ThresholdRow(_Frozen):
+    """At one threshold: judgements that stand, how many of those are right, how many go to
+    review (standing + review = judged items)."""
+
+    threshold: float
+    stand: int
+    right: int
+    review: int
+
+    @property
+    def precision(self) -> float | None:
+        """right / stand; None when nothing stands."""
+        return self.right / self.stand if self.stand else None
+
+
+class CalibrationReport(_Frozen):
+    """The confusion matrix (expected → judged → items) and the threshold table."""
+
+    items: int
+    judged: int
+    skipped: int
+    confusion: dict[Relation, dict[Relation, int]]
+    thresholds: tuple[ThresholdRow, ...]
+    outcomes: tuple[CalibrationOutcome, ...] = ()
+
+    @property
+    def accuracy(self) -> float | None:
+        """Share of judged items whose top relation is the expected one."""
+        right = sum(self.confusion[r][r] for r in RELATIONS)
+        return right / self.judged if self.judged else None

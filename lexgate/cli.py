@@ -12,6 +12,7 @@ from audit.cli import register as register_audit
 from extractor import Lexicon
 from extractor.cli import register as register_extract
 from gate.cli import register as register_gate
+from gate.judge_cli import register as register_judge
 from legaldb import StatuteRepository
 from legaldb.cli import app as db_app
 from lexgate.settings import get_settings
@@ -68,6 +69,7 @@ register_gate(app, _load_repository, _today)
 
 register_web(app)  # serve, apikey
 register_audit(app, get_settings)  # audit trace, export, verify
+register_judge(app, _load_repository, get_settings, _today)  # judge calibrate
 
 
 if __name__ == "__main__":  # pragma: no cover

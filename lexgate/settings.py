@@ -57,6 +57,34 @@ class Settings(BaseSettings):
         description="Longest Retry-After the client waits for; a server "
         "asking for longer ends the request with an error instead.",
     )
+    judge_enabled: bool = Field(
+        default=False,
+        description="Ask a model judge whether each correctly cited article supports the claim "
+        "drawn from it (docs/judge.md). Off: the gate never calls it.",
+    )
+    judge_threshold: float = Field(
+        default=0.8,
+        ge=0.0,
+        le=1.0,
+        description="Confidence (top probability) at or above which a judgement stands; "
+        "below it the citation goes to the review queue and decides nothing.",
+    )
+    judge_base_url: str | None = Field(
+        default=None, description="OpenAI-compatible base URL of the judge; unset: llm_base_url."
+    )
+    judge_model: str | None = Field(
+        default=None, description="Model of the judge; unset: llm_model."
+    )
+    judge_api_key: SecretStr | None = Field(
+        default=None, description="Bearer key of the judge's API; unset: llm_api_key."
+    )
+    judge_top_logprobs: int = Field(
+        default=10,
+        ge=5,
+        le=20,
+        description="Alternatives asked for the judge's one token (the options A/B/C must be "
+        "among them).",
+    )
     audit_secret: SecretStr | None = Field(
         default=None,
         description="Secret key (at least 16 bytes) of the HMAC-SHA256 pseudonyms of subject "

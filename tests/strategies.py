@@ -369,3 +369,23 @@ api_key_like_texts = st.one_of(
     ),
 )
 """Texts shaped like API keys (lgk_<id>_<secret>) and arbitrary text."""
+
+
+# --- The model judge (gate.judge): first-token logprobs with the options A/B/C among them ---
+
+JUDGE_OPTION_VARIANTS = ("A", " A", "a", "B", " B", "b\n", "C", " C", "c")
+JUDGE_OTHER_TOKENS = ("D", "The", "答", "\n", " ", "AB", "是")
+
+judge_top_logprobs = st.dictionaries(
+    st.sampled_from(JUDGE_OPTION_VARIANTS),
+    st.floats(min_value=-30.0, max_value=0.0, allow_nan=False),
+    min_size=1,
+    max_size=len(JUDGE_OPTION_VARIANTS),
+).flatmap(
+    lambda options: st.dictionaries(
+        st.sampled_from(JUDGE_OTHER_TOKENS),
+        st.floats(min_value=-30.0, max_value=0.0, allow_nan=False),
+        max_size=3,
+    ).map(lambda others: {**others, **options})
+)
+"""A first token's top logprobs (token → logprob): some variants of A/B/C and other tokens."""

@@ -151,7 +151,13 @@ def test_every_fact_kind_has_a_template() -> None:
     kinds = set(typing.get_args(FactKind))
     templates = {path.stem for path in Path(TEMPLATES_DIR).glob("*.j2")}
     assert kinds <= templates
-    assert templates - kinds == {"rerun_system", "rerun_instruction", "no_question"}
+    assert templates - kinds == {
+        "rerun_system",
+        "rerun_instruction",
+        "no_question",
+        "judge_system",
+        "judge_user",
+    }  # judge_*: the model judge's prompt (gate.judge)
 
 
 @pytest.mark.parametrize(

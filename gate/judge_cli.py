@@ -1,0 +1,74 @@
+"""`lexgate judge calibrate FILE`: the judge's confusion matrix and threshold table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import date
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gate.calibrate import calibrate, read_items, render_report
+from gate.errors import JudgeError, RegeneratorConfigError
+from gate.judge import OpenAIJudge
+from legaldb.repository import StatuteRepository
+
+if TYPE_CHECKING:
+    from lexgate.settings import Settings
+
+
+def register(
+    app: typer.Typer,
+    repository_loader: Callable[[], StatuteRepository],
+    settings_loader: Callable[[], Settings],
+    today_loader: Callable[[], date],
+) -> None:
+    """Add the `judge` sub-app (calibrate) to the root command."""
+    judge_app = typer.Typer(help="The optional model judge (docs/judge.md).", no_args_is_help=True)
+
+    @judge_app.command("calibrate")
+    def calibrate_command(
+        file: Annotated[
+            str,
+            typer.Argument(
+                help='JSONL of {"claim", "law", "article", "expected", "id"?, "as_of"?}.'
+            ),
+        ],
+        as_of: Annotated[
+            str | None,
+            typer.Option("--as-of", help="Article texts as of this date (YYYY-MM-DD)."),
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    ) -> None:
+        """Judge labelled items: confusion matrix, and per threshold 0.5-0.9 how many
+        judgements stand, how many of those are right, how many go to review."""
+        try:
+            today = date.fromisoformat(as_of) if as_of else today_loader()
+        except ValueError:
+            typer.echo(f"error: --as-of: not a date (YYYY-MM-DD): {as_of!r}", err=True)
+            raise typer.Exit(2) from None
+        try:
+            items = read_items(file)
+            judge = OpenAIJudge.from_settings(settings_loader())
+        except (JudgeError, RegeneratorConfigError) as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(2) from None
+        try:
+            result = calibrate(items, judge, repository_loader(), today=today)
+        except JudgeError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(1) from None
+        finally:
+            judge.close()
+        if as_json:
+            data = result.model_dump(mode="json")
+            data["accuracy"] = result.accuracy
+            typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        else:
+            typer.echo(render_report(result))
+
+    app.add_typer(judge_app, name="judge")
+
+
+__all__ = ["register"]
