@@ -169,3 +169,23 @@ def test_page_errors_are_pages(public_client: TestClient) -> None:
     assert "404" in missing.text
     bad = public_client.get("/laws/abc")
     assert bad.status_code == 422 and "text/html" in bad.headers["content-type"]
+
+
+def test_law_page_shows_a_chosen_version(
+    public_client: TestClient, statute_repository: StatuteRepository
+) -> None:
+    """?version= shows that version's articles; a version of another law is 404."""
+    company, civil = statute_repository.resolve("公司法"), statute_repository.resolve("民法典")
+    assert company is not None and civil is not None
+    oldest = statute_repository.versions(company.id)[0]
+    page = public_client.get(f"/laws/{company.id}", params={"version": oldest.id})
+    assert page.status_code == 200 and f"条文（{oldest.label}）" in page.text
+    other = statute_repository.versions(civil.id)[0]
+    assert public_client.get(f"/laws/{company.id}", params={"version": other.id}).status_code == 404
+
+
+def test_page_body_over_the_limit_is_an_html_413(public_client: TestClient) -> None:
+    """A pasted answer over the limit gets the Chinese error page, status 413."""
+    response = public_client.post("/", data={"answer": "民" * 100_000})
+    assert response.status_code == 413
+    assert "text/html" in response.headers["content-type"] and "内容过长" in response.text
