@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -14,34 +12,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from gate.decide import evaluate
-from gate.errors import GateInputError
 from gate.models import GateResult
 from gate.policy import Policy
 from legaldb.repository import StatuteRepository
-
-
-def parse_as_of(value: object, default: date) -> date:
-    """YYYY-MM-DD -> date (None: default), with an error naming the bad value."""
-    if value is None:
-        return default
-    try:
-        return date.fromisoformat(str(value))
-    except ValueError:
-        raise GateInputError(f"as_of: not a valid date (YYYY-MM-DD): {value!r}") from None
-
-
-def read_input(path: str) -> str:
-    """The text of a file, or of standard input for -."""
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GateInputError(f"no such file: {path}") from None
-    except UnicodeDecodeError as error:
-        raise GateInputError(
-            f"{path}: not UTF-8 text ({error.reason} at byte {error.start})"
-        ) from None
+from verifier.errors import InputError
+from verifier.inputs import jsonl_items, parse_as_of, read_input
 
 
 def result_line(item_id: object, result: GateResult) -> dict[str, Any]:
@@ -63,20 +38,8 @@ def gate_jsonl_lines(
     lines: Iterable[str], repo: StatuteRepository, default_as_of: date, policy: Policy
 ) -> Iterator[str]:
     """One line {"id", "decision", …} per input line {"id", "question"?, "answer", "as_of"?}."""
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise GateInputError(f"line {number}: not JSON ({error.msg})") from None
-        if not isinstance(item, dict):
-            raise GateInputError(f"line {number}: expected a JSON object")
-        answer, question = item.get("answer"), item.get("question")
-        if not isinstance(answer, str):
-            raise GateInputError(f"line {number}: field 'answer' must be a string")
-        if question is not None and not isinstance(question, str):
-            raise GateInputError(f"line {number}: field 'question' must be a string")
+    for _, item, answer in jsonl_items(lines):
+        question = item.get("question")
         item_id = item.get("id")
         result = evaluate(
             answer,
@@ -154,7 +117,7 @@ def register(
             result = evaluate(
                 text, repo=repo, question=question, as_of=default_as_of, policy=policy
             )
-        except GateInputError as error:
+        except InputError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from None
         if as_json:
@@ -165,9 +128,7 @@ def register(
 
 __all__ = [
     "gate_jsonl_lines",
-    "parse_as_of",
     "print_result",
-    "read_input",
     "register",
     "result_line",
 ]

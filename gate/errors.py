@@ -56,10 +56,6 @@ class RoundClosedError(GateError):
     """An attempt was submitted to a round that has already ended."""
 
 
-class GateInputError(GateError):
-    """The CLI's input is unusable: a missing file, a bad line, an invalid date."""
-
-
 class JudgeError(GateError):
     """The model judge gave no usable judgement; the gate records it and decides without it."""
 

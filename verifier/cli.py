@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from datetime import date
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -15,48 +13,16 @@ from rich.console import Console
 from legaldb import StatuteRepository
 from verifier.check import check, today
 from verifier.errors import InputError
+from verifier.inputs import jsonl_items, parse_as_of, read_input
 from verifier.render import render_answer
 from verifier.serialize import result_to_json, summary_to_json, verdict_to_json
-
-
-def parse_as_of(value: str | None, default: date) -> date:
-    """YYYY-MM-DD -> date, with an error naming the bad value."""
-    if value is None:
-        return default
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise InputError(f"as_of: not a valid date (YYYY-MM-DD): {value!r}") from None
-
-
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 def check_jsonl_lines(lines: list[str], repo: StatuteRepository, default_as_of: date) -> list[str]:
     """One output line {"id", "citations", "summary"} per input line {"id", "answer", "as_of"?}."""
     out = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(f"line {number}: not JSON ({error.msg})") from None
-        if not isinstance(item, dict):
-            raise InputError(f"line {number}: expected a JSON object")
-        answer = item.get("answer", item.get("text"))
-        if not isinstance(answer, str):
-            raise InputError(f"line {number}: field 'answer' (or 'text') must be a string")
-        as_of = parse_as_of(item.get("as_of"), default_as_of)
-        result = check(answer, repo, as_of)
+    for _, item, answer in jsonl_items(lines):
+        result = check(answer, repo, parse_as_of(item.get("as_of"), default_as_of))
         out.append(
             json.dumps(
                 {
@@ -88,7 +54,7 @@ def register(app: typer.Typer, repository_loader: Callable[[], StatuteRepository
         """Verify every statute citation of an answer as of a date (default: today)."""
         try:
             default_as_of = parse_as_of(as_of, today())
-            text = _read(file)
+            text = read_input(file)
             repo = repository_loader()
             if jsonl:
                 for line in check_jsonl_lines(text.splitlines(), repo, default_as_of):

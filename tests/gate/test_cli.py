@@ -110,7 +110,7 @@ def test_strict_mode_reruns_one_invented_article_among_good_ones(app: typer.Type
         (["gate", "-", "--as-of", "2024-13-01"], "答", "not a valid date"),
         (["gate", "/no/such/file"], None, "no such file"),
         (["gate", "--jsonl", "-"], "not json\n", "line 1: not JSON"),
-        (["gate", "--jsonl", "-"], '{"id": 1}\n', "field 'answer' must be a string"),
+        (["gate", "--jsonl", "-"], '{"id": 1}\n', "field 'answer' (or 'text') must be a string"),
         (["gate", "--jsonl", "-"], '{"answer": "a", "as_of": "soon"}\n', "not a valid date"),
     ],
     ids=["bad_date", "missing_file", "bad_json", "no_answer", "bad_line_date"],
