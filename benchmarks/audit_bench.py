@@ -31,33 +31,18 @@ import verifier
 from audit import MappingStore, Pseudonymizer, export_pack, record, record_many, verify_pack
 from audit.export import build_members, load_cases, quarter_period
 from audit.models import Recording
+from benchmarks.common import ANSWERS, repository
 from gate import Policy, assess
 from gate.models import RoundRecord
 from gate.rounds import open_round, record_attempt
-from legaldb import StatuteRepository, import_corpus, make_engine, read_repealed, upgrade
-from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+from legaldb import StatuteRepository, make_engine, upgrade
 from verifier.models import CheckResult
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("LEXGATE_SHARED_DIR", ROOT.parent / "shared"))
-ANSWERS = SHARED / "eval" / "flzx_dev_answers.jsonl"
 AS_OF = date(2023, 8, 1)
 QUARTER_START = datetime(2026, 9, 30, 16, 0, tzinfo=UTC)  # 2026-10-01 00:00 Asia/Shanghai
 QUARTER_SECONDS = 92 * 24 * 3600
 SUBJECTS = 500
 BATCH = 1000
-
-
-def repository(url: str | None) -> StatuteRepository:
-    """The repository of url, or of a fresh SQLite file holding the bundled corpus."""
-    if url is None:
-        url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='audit-bench-')) / 'corpus.sqlite3'}"
-        upgrade(url)
-        engine = make_engine(url)
-        import_corpus(engine, read_corpus(BUNDLED_ARCHIVE), repealed=read_repealed())
-    else:
-        engine = make_engine(url)
-    return StatuteRepository.load(engine)
 
 
 def gated_rounds(

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 import time
 from collections import Counter
 from datetime import date
@@ -22,29 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import verifier
+from benchmarks.common import ANSWERS, repository
 from gate import Policy, assess
 from gate.models import GateResult
-from legaldb import StatuteRepository, import_corpus, make_engine, read_repealed, upgrade
-from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+from legaldb import StatuteRepository
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("LEXGATE_SHARED_DIR", ROOT.parent / "shared"))
-ANSWERS = SHARED / "eval" / "flzx_dev_answers.jsonl"
 DATES = (date(2023, 8, 1), date(2026, 11, 29))
 DECISIONS = ("pass", "rerun", "pass_boundary", "no_citations")
 ANSWER_SHOWN = 300
-
-
-def repository(url: str | None) -> StatuteRepository:
-    """The repository of url, or of a fresh SQLite file holding the bundled corpus."""
-    if url is None:
-        url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='gate-bench-')) / 'corpus.sqlite3'}"
-        upgrade(url)
-        engine = make_engine(url)
-        import_corpus(engine, read_corpus(BUNDLED_ARCHIVE), repealed=read_repealed())
-    else:
-        engine = make_engine(url)
-    return StatuteRepository.load(engine)
 
 
 def evaluate_all(

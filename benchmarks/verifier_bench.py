@@ -18,7 +18,7 @@ import json
 import time
 from datetime import date
 
-from benchmarks.gate_bench import ANSWERS, repository
+from benchmarks.common import ANSWERS, repository
 from extractor import extract
 from legaldb import StatuteRepository
 from verifier import lexicon_of
