@@ -51,6 +51,21 @@ def _tally(
     counts[key] = (answers + 1, cases)
 
 
+RELATIONS = ("supports", "contradicts", "says_nothing")
+
+
+def judge_review_counts(cases: Iterable[Case]) -> dict[str, Any]:
+    """The judge's review queue of the cases: items by outcome and by the reviewer's decision."""
+    outcomes = _zeros(("pending", "confirmed", "overridden"))
+    decisions = _zeros(RELATIONS)
+    for case in cases:
+        for review in case.get("judge_reviews", ()):
+            outcomes[review["outcome"]] += 1
+            if review["decision"] is not None:
+                decisions[review["decision"]] += 1
+    return {"items": sum(outcomes.values()), **outcomes, "decisions": decisions}
+
+
 def compute_clusters(cases: Sequence[Case], period: str) -> dict[str, Any]:
     """clusters.json for the cases of one period (each a cases.jsonl object)."""
     decisions = _zeros(DECISIONS)
@@ -110,7 +125,7 @@ def compute_clusters(cases: Sequence[Case], period: str) -> dict[str, Any]:
             for part in ("head", "tail"):
                 tail[f"{part}_conclusions"] += coverage[f"{part}_conclusions"]
                 tail[f"{part}_supported"] += coverage[f"{part}_supported"]
-    return {
+    found = {
         "period": period,
         "decisions": decisions,
         "final_states": final_states,
@@ -152,6 +167,9 @@ def compute_clusters(cases: Sequence[Case], period: str) -> dict[str, Any]:
         "number_conflicts": dict(sorted(conflicts.items())),
         "tail_coverage": tail,
     }
+    if any("judge_reviews" in case for case in cases):  # packs made before the judge have none
+        found["judge_reviews"] = judge_review_counts(cases)
+    return found
 
 
 __all__ = ["compute_clusters"]

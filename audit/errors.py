@@ -45,3 +45,15 @@ class ExportError(AuditError):
 
 class PackInvalidError(AuditError):
     """A received evidence pack fails verification; the message names what is wrong."""
+
+
+class ReviewError(AuditError):
+    """A review-queue operation is refused: an unknown item, one already decided, a bad value."""
+
+
+class ReviewNotFoundError(ReviewError):
+    """No review item with that id."""
+
+
+class AlreadyDecidedError(ReviewError):
+    """The review item was already decided; a decision is recorded once."""

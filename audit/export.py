@@ -44,6 +44,7 @@ from audit.pack import (
 )
 from audit.pseudonyms import parse_pseudonym
 from audit.recorder import ATTEMPT_TABLE, CASE_TABLE, CITATION_TABLE
+from audit.review import reviews_by_case
 from gate.models import INVENTED_SIGNALS
 from gate.standards import DEPRECATED_SIGNALS
 from textnorm import article_label
@@ -193,6 +194,9 @@ def load_cases(
     cases = [
         _case_json(row, attempts[row.case_id], groups, conflicts[row.case_id]) for row in case_rows
     ]
+    reviews = reviews_by_case(engine, period.start, period.end)  # the judge's review queue
+    for case in cases:
+        case["judge_reviews"] = reviews.get(case["case_id"], [])
     sources = {row.statute_snapshot: row.statute_source for row in case_rows}
     return cases, policies, sources
 

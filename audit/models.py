@@ -164,3 +164,37 @@ class PackSummary:
     citations: int
     sha256: str  # of the whole zip file, for the record kept apart from the pack
     size_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewItem:
+    """One citation in the judge's review queue, with the reviewer's decision once made.
+
+    outcome: pending, confirmed (the reviewer chose the judge's relation) or overridden.
+    """
+
+    id: int
+    case_id: str
+    attempt: int
+    enqueued_at: datetime
+    as_of: date
+    law: str
+    provision: str
+    claim: str  # PII masked
+    article_text: str
+    probabilities: dict[str, float]  # supports, contradicts, says_nothing
+    judge_relation: str
+    confidence: float
+    threshold: float
+    model: str | None
+    decision: str | None
+    reviewer: str | None
+    decided_at: datetime | None
+    note: str | None
+
+    @property
+    def outcome(self) -> str:
+        """pending, confirmed or overridden."""
+        if self.decision is None:
+            return "pending"
+        return "confirmed" if self.decision == self.judge_relation else "overridden"

@@ -314,3 +314,49 @@ class AuditCitation(Base):
     quote_verdict: Mapped[str] = mapped_column(sa.String(10))
     quote_score: Mapped[float | None]
     number_conflicts: Mapped[list[Any]] = mapped_column(sa.JSON)
+
+
+class JudgeReview(Base):
+    """A citation the model judge was not sure enough about (confidence below the threshold),
+    waiting for a reviewer, and the reviewer's decision once made (written by `audit.review`).
+
+    The claim is PII masked like every text of the audit record; the decision stays here, in
+    the audit trail, and goes into the evidence pack with its case.
+    """
+
+    __tablename__ = "judge_review"
+    __table_args__ = (
+        sa.ForeignKeyConstraint(
+            ["case_id", "attempt"],
+            ["audit_attempt.case_id", "audit_attempt.attempt"],
+            ondelete="CASCADE",
+        ),
+        sa.UniqueConstraint("case_id", "attempt", "span_start", "span_end"),
+        sa.CheckConstraint(
+            "decision IS NULL OR decision IN ('supports', 'contradicts', 'says_nothing')",
+            name="decision",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[str] = mapped_column(sa.String(32), index=True)
+    attempt: Mapped[int]
+    span_start: Mapped[int]
+    span_end: Mapped[int]
+    enqueued_at: Mapped[datetime] = mapped_column(UtcDateTime, index=True)
+    as_of: Mapped[date]
+    law: Mapped[str] = mapped_column(sa.String(500))
+    provision: Mapped[str] = mapped_column(sa.String(700))
+    claim: Mapped[str] = mapped_column(sa.Text)  # PII masked
+    article_text: Mapped[str] = mapped_column(sa.Text)
+    p_supports: Mapped[float]
+    p_contradicts: Mapped[float]
+    p_says_nothing: Mapped[float]
+    judge_relation: Mapped[str] = mapped_column(sa.String(20))
+    confidence: Mapped[float]
+    threshold: Mapped[float]
+    model: Mapped[str | None] = mapped_column(sa.String(200))
+    decision: Mapped[str | None] = mapped_column(sa.String(20))  # the reviewer's relation
+    reviewer: Mapped[str | None] = mapped_column(sa.String(80))  # the reviewer's API key id
+    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime, index=True)
+    note: Mapped[str | None] = mapped_column(sa.Text)  # PII masked

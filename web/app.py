@@ -18,7 +18,7 @@ from web import handlers
 from web.apikeys import KeyCache
 from web.errors import WebError
 from web.middleware import BodyLimit, SecurityHeaders
-from web.routes import check, docs, health, law_pages, laws, login, pages
+from web.routes import check, docs, health, law_pages, laws, login, pages, review
 from web.statutes import Statutes
 from web.templating import STATIC_DIR
 
@@ -31,7 +31,7 @@ Errors are always `{"error": {"code", "message", "field"}}`."""
 
 # Routers of later passes (gate, premise, audit) are added to this tuple, one file each.
 ROUTERS = (health.router, check.router, laws.router, pages.router, law_pages.router,
-           login.router, docs.router)  # fmt: skip
+           login.router, docs.router, review.router)  # fmt: skip
 
 
 @asynccontextmanager

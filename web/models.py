@@ -6,16 +6,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-Role = Literal["checker", "auditor", "admin"]
-Permission = Literal["check", "gate", "premise", "laws", "audit", "admin"]
+Role = Literal["checker", "auditor", "admin", "reviewer"]
+Permission = Literal["check", "gate", "premise", "laws", "audit", "admin", "review"]
 
-ROLES: tuple[Role, ...] = ("checker", "auditor", "admin")
+ROLES: tuple[Role, ...] = ("checker", "auditor", "admin", "reviewer")
 
 # What each role may do: checker < auditor < admin.
 ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
     "checker": frozenset({"check", "gate", "premise", "laws"}),
     "auditor": frozenset({"check", "gate", "premise", "laws", "audit"}),
-    "admin": frozenset({"check", "gate", "premise", "laws", "audit", "admin"}),
+    "admin": frozenset({"check", "gate", "premise", "laws", "audit", "admin", "review"}),
+    # reviewer: a checker who also decides the model judge's review queue (/review).
+    "reviewer": frozenset({"check", "gate", "premise", "laws", "review"}),
 }
 
 
