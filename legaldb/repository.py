@@ -35,7 +35,7 @@ from legaldb.repealed import REPEALED_DATASET
 from textnorm import normalize_name
 
 ARTICLE_TEXT_CACHE = 4096
-VERSION_TEXT_CACHE = 64
+VERSION_TEXT_CACHE = 512
 _NAME_CACHE_LIMIT = 100_000
 _NOTHING = Lookup(law=None, version=None, article=None, repeal=None)
 
@@ -53,6 +53,8 @@ class StatuteRepository:
         self._article_text: Callable[[int, int, str | None], ArticleText | None] = lru_cache(
             maxsize=ARTICLE_TEXT_CACHE
         )(self._fetch_article_text)
+        # Texts of whole versions already read, by article: article_text() looks here first.
+        self._version_articles: dict[int, dict[tuple[int, str | None], ArticleText]] = {}
         self._articles_text: Callable[[int], tuple[ArticleText, ...]] = lru_cache(
             maxsize=VERSION_TEXT_CACHE
         )(self._fetch_articles_text)
@@ -229,6 +231,9 @@ class StatuteRepository:
         info = self.article(version_id, number, suffix)
         if info is None:
             return None
+        whole_version = self._version_articles.get(version_id)
+        if whole_version is not None:
+            return whole_version.get((number, suffix))
         with self._engine.connect() as conn:
             row = conn.execute(
                 sa.select(orm.Article.text, orm.Article.paragraphs).where(
@@ -253,6 +258,9 @@ class StatuteRepository:
             info = structure.get((row.number, row.suffix or None))
             if info is not None:
                 texts.append(ArticleText(info, row.text, _paragraphs(row.paragraphs)))
+        if len(self._version_articles) >= VERSION_TEXT_CACHE:
+            self._version_articles.clear()
+        self._version_articles[version_id] = {(t.info.number, t.info.suffix): t for t in texts}
         return tuple(texts)
 
     # --- the data set ---------------------------------------------------------------------

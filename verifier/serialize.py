@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from verifier.models import CheckResult, Facts, Summary, Verdict
@@ -24,9 +23,22 @@ def badge_label(verdict: Verdict) -> str:
     return BADGES[verdict.status]
 
 
+def plain(value: Any) -> Any:
+    """Frozen dataclasses (and tuples of them) as JSON-ready dicts and lists.
+
+    Like dataclasses.asdict, without its deep copies (it was a tenth of a `check --jsonl`).
+    """
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is not None:
+        return {name: plain(getattr(value, name)) for name in fields}
+    if isinstance(value, tuple | list):
+        return [plain(item) for item in value]
+    return value
+
+
 def _drop_empty(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _drop_empty(v) for k, v in value.items() if v is not None and v != ()}
+        return {k: _drop_empty(v) for k, v in value.items() if v is not None and v != []}
     if isinstance(value, list | tuple):
         return [_drop_empty(v) for v in value]
     return value
@@ -34,7 +46,7 @@ def _drop_empty(value: Any) -> Any:
 
 def facts_to_json(facts: Facts) -> dict[str, Any]:
     """The facts that apply (None and empty fields left out)."""
-    result: dict[str, Any] = _drop_empty(asdict(facts))
+    result: dict[str, Any] = _drop_empty(plain(facts))
     return result
 
 
@@ -46,13 +58,13 @@ def verdict_to_json(verdict: Verdict) -> dict[str, Any]:
         reason=verdict.reason,
         badge=badge_label(verdict),
         facts=facts_to_json(verdict.facts),
-        resolved=asdict(verdict.resolved) if verdict.resolved else None,
+        resolved=plain(verdict.resolved) if verdict.resolved else None,
         quote_check={
             "verdict": verdict.quote_check.verdict,
             "score": verdict.quote_check.score,
-            "found_in": [asdict(f) for f in verdict.quote_check.found_in],
+            "found_in": plain(verdict.quote_check.found_in),
         },
-        number_conflicts=[asdict(c) for c in verdict.number_conflicts],
+        number_conflicts=plain(verdict.number_conflicts),
     )
     return data
 
