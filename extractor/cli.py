@@ -75,12 +75,21 @@ def register(app: typer.Typer, lexicon_loader: Callable[[], Lexicon | None]) -> 
         except OSError as error:
             raise typer.BadParameter(str(error), param_hint="SOURCE") from error
         with stream:
-            if not jsonl:
-                citations = extract(stream.read(), lexicon)
-                payload = {"citations": [c.to_json() for c in citations]}
-                typer.echo(json.dumps(payload, ensure_ascii=False))
-                return
-            for record_id, text in _jsonl_records(stream):
-                citations = extract(text, lexicon)
-                line = {"id": record_id, "citations": [c.to_json() for c in citations]}
-                typer.echo(json.dumps(line, ensure_ascii=False))
+            try:
+                _print_citations(stream, jsonl, lexicon)
+            except UnicodeDecodeError as error:
+                # A file that is not UTF-8 is the caller's mistake, not a crash (issue 8).
+                message = f"not UTF-8 text ({error.reason} at byte {error.start})"
+                raise typer.BadParameter(message, param_hint="SOURCE") from None
+
+
+def _print_citations(stream: TextIO, jsonl: bool, lexicon: Lexicon | None) -> None:
+    if not jsonl:
+        citations = extract(stream.read(), lexicon)
+        payload = {"citations": [c.to_json() for c in citations]}
+        typer.echo(json.dumps(payload, ensure_ascii=False))
+        return
+    for record_id, text in _jsonl_records(stream):
+        citations = extract(text, lexicon)
+        line = {"id": record_id, "citations": [c.to_json() for c in citations]}
+        typer.echo(json.dumps(line, ensure_ascii=False))
