@@ -64,7 +64,8 @@ def answer_sha256(answer: str) -> str:
 
 
 def _masked(text: str | None) -> str | None:
-    return None if text is None else mask_pii(text).text
+    # PostgreSQL text cannot hold NUL: stored as U+FFFD on both backends (the hash keeps the raw).
+    return None if text is None else mask_pii(text).text.replace("\x00", "\ufffd")
 
 
 def _clip(text: str | None, length: int) -> str | None:
