@@ -127,6 +127,11 @@ class Settings(BaseSettings):
         description="Seconds a worker trusts an API key it has verified without reading the "
         "database again; a revoked key stops within this time. 0: read on every request.",
     )
+    web_round_store_path: Path = Field(
+        default=Path("var/open-rounds.sqlite3"),
+        description="Private SQLite file (mode 0600) keeping the open rounds of POST /api/v1/gate "
+        "between requests (raw answers, deleted when the round ends or after 24 h idle).",
+    )
     web_forwarded_allow_ips: str = Field(
         default="127.0.0.1",
         description="Proxies whose X-Forwarded-For/-Proto `lexgate serve` trusts "

@@ -18,7 +18,8 @@ from web import handlers
 from web.apikeys import KeyCache
 from web.errors import WebError
 from web.middleware import BodyLimit, SecurityHeaders
-from web.routes import check, docs, health, law_pages, laws, login, pages, review
+from web.recording import AuditToolsHolder
+from web.routes import check, docs, gate, health, law_pages, laws, login, pages, review
 from web.statutes import Statutes
 from web.templating import STATIC_DIR
 
@@ -31,7 +32,7 @@ Errors are always `{"error": {"code", "message", "field"}}`."""
 
 # Routers of later passes (gate, premise, audit) are added to this tuple, one file each.
 ROUTERS = (health.router, check.router, laws.router, pages.router, law_pages.router,
-           login.router, docs.router, review.router)  # fmt: skip
+           login.router, docs.router, review.router, gate.router)  # fmt: skip
 
 
 @asynccontextmanager
@@ -61,6 +62,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.engine = engine
     app.state.statutes = Statutes(engine)
     app.state.key_cache = KeyCache(settings.web_key_cache_s)
+    app.state.audit_tools = AuditToolsHolder(settings)
     handlers.install(app)
     for router in ROUTERS:
         app.include_router(router)

@@ -18,6 +18,7 @@ from verifier import today
 from web.apikeys import KeyCache, authenticate
 from web.errors import Forbidden, LoginRequired, Unauthorized
 from web.models import ANONYMOUS_CHECKER, ApiKeyInfo, Permission
+from web.recording import AuditTools, AuditToolsHolder
 from web.statutes import Statutes
 
 KEY_COOKIE = "lexgate_key"
@@ -62,6 +63,15 @@ async def get_repository(request: Request) -> StatuteRepository:
 
 
 RepoDep = Annotated[StatuteRepository, Depends(get_repository)]
+
+
+def get_audit_tools(request: Request) -> AuditTools:
+    """The pseudonymizer, mapping store and round store (made on first use, in a thread)."""
+    holder: AuditToolsHolder = request.app.state.audit_tools
+    return holder.get()
+
+
+AuditToolsDep = Annotated[AuditTools, Depends(get_audit_tools)]
 
 
 async def get_today(settings: SettingsDep) -> date:

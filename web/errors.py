@@ -71,3 +71,17 @@ class ApiKeyError(WebError, ValueError):
 
     status_code = 422
     code = "invalid_api_key_request"
+
+
+class RoundConflict(WebError):
+    """A gate request does not fit the session's round: wrong attempt, another subject (409)."""
+
+    status_code = 409
+    code = "round_conflict"
+
+
+class AuditUnavailable(WebError):
+    """The audit record (tables, mapping store, round store) cannot be written (503)."""
+
+    status_code = 503
+    code = "audit_unavailable"

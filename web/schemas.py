@@ -259,3 +259,143 @@ class ReadyResponse(Schema):
     laws: int
     versions: int
     articles: int
+
+
+# --- POST /gate, POST /premise (the gate's types, field for field) --------------------------
+
+
+class GateRequest(Schema):
+    question: str | None = Field(
+        default=None, min_length=1, description="The question the answer replies to."
+    )
+    answer: str = Field(min_length=1, description="The answer to gate.")
+    subject_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description="Who asked (stored only as a keyed pseudonym).",
+    )
+    session_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description="The conversation; the same id continues its open round (stored only as a "
+        "pseudonym). Omitted: a new session, whose id the response gives.",
+    )
+    attempt: int | None = Field(
+        default=None,
+        ge=1,
+        description="1 starts a new round; N > 1 must be the round's next attempt (else 409). "
+        "Omitted: continue the session's open round, or start one.",
+    )
+    as_of: date | None = Field(
+        default=None,
+        description="Gate as of this day (YYYY-MM-DD); default today. A round keeps the date "
+        "of its first answer.",
+    )
+
+
+class RateCountsOut(Schema):
+    citations: int
+    provisions: int
+    verified: int
+    deprecated: int
+    not_yet_effective: int
+    unverified: int
+
+
+class ProvisionOut(Schema):
+    law: str | None
+    article: int
+    article_suffix: str | None
+    paragraph: int | None
+    item: int | None
+    label: str
+
+
+class FailureOut(Schema):
+    signal: str
+    correctable: bool
+    provision: ProvisionOut
+    surface: str
+    start: int
+    end: int
+    detail: str | None
+
+
+class EvidenceOut(Schema):
+    text: str
+    start: int | None
+    end: int | None
+    note: str | None
+
+
+class StandardOut(Schema):
+    name: str
+    passed: bool
+    summary: str
+    evidence: list[EvidenceOut]
+
+
+class FactOut(Schema):
+    kind: str
+    text: str
+    law: str | None
+    provision: str | None
+
+
+class ChatMessageOut(Schema):
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class RerunRequestOut(Schema):
+    messages: list[ChatMessageOut]
+    session_id: str
+    attempt: int
+
+
+class RoundOut(Schema):
+    state: Literal[
+        "open", "passed", "passed_after_rerun", "data_boundary", "exhausted", "regenerator_error"
+    ]
+    delivery: Literal["deliver_with_badges", "block"] | None = Field(
+        description="Set once the round has ended."
+    )
+    attempts: int = Field(description="Answers recorded in the round so far.")
+    max_attempts: int
+    next_attempt: int | None = Field(description="The attempt to send next; null: ended.")
+    as_of: str
+    question: str | None
+
+
+class GateResponse(Schema):
+    """The gate's decision on one answer, as recorded in the audit trail."""
+
+    session_id: str = Field(description="Send it with the next answer to continue the round.")
+    case_id: str = Field(description="The audit case the round is recorded as.")
+    attempt: int
+    as_of: str
+    decision: Literal["pass", "rerun", "pass_boundary", "no_citations"]
+    verifiable_rate: float | None = Field(description="null when nothing is cited.")
+    counts: RateCountsOut
+    failures: list[FailureOut]
+    standards: list[StandardOut] = Field(description="The seven standards, in order.")
+    injected_facts: list[FactOut] = Field(
+        description="The facts of the rerun request that produced this answer."
+    )
+    facts: list[FactOut] = Field(description="The facts from this answer's failures.")
+    rerun_request: RerunRequestOut | None = Field(
+        description="What to send to the model for the next attempt; null when none is asked."
+    )
+    round: RoundOut
+
+
+class PremiseRequest(Schema):
+    question: str = Field(min_length=1, description="The question, before any answer exists.")
+    as_of: date | None = Field(default=None, description="As of this day; default today.")
+
+
+class PremiseResponse(Schema):
+    as_of: str
+    facts: list[FactOut] = Field(description="Facts to put into the generation prompt.")

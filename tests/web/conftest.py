@@ -159,3 +159,7 @@ def live_server(live_database_url: str) -> Iterator[LiveServer]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+# The gate and audit tests' fresh writable corpus databases (tests/web/recorded.py).
+from tests.web.recorded import corpus_template, gated_app  # noqa: E402, F401

@@ -1,0 +1,257 @@
+"""POST /api/v1/gate and /premise on SQLite and PostgreSQL: decisions recorded, rounds continued."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from audit.recorder import ATTEMPT_TABLE, CASE_TABLE, CITATION_TABLE
+from tests.web.conftest import (
+    INVENTED,
+    REPEALED,
+    THREE_CITATIONS,
+    VERIFIED,
+    bearer,
+    client_for,
+)
+from tests.web.recorded import GatedApp, gate_settings
+from web.rounds import RoundStore
+from web.schemas import GateResponse, PremiseResponse
+
+QUESTION = "离婚时共同财产怎么分？对方违约怎么办？"
+GOOD_ANSWER = f"依照{VERIFIED}，离婚时，夫妻的共同财产由双方协议处理。"
+
+
+def _gate(app: GatedApp, role: str = "checker", **body: Any) -> Any:
+    return app.client.post("/api/v1/gate", json=body, headers=bearer(app.keys[role]))
+
+
+def _rows(app: GatedApp, table: sa.Table, **where: Any) -> list[Any]:
+    query = sa.select(table).where(*(table.c[name] == value for name, value in where.items()))
+    with app.engine.connect() as connection:
+        return list(connection.execute(query))
+
+
+def test_gate_is_recorded_with_its_citations(gated_app: GatedApp) -> None:
+    """A verified, a repealed and an invented citation: rerun with facts, all of it recorded."""
+    response = _gate(
+        gated_app,
+        question=QUESTION,
+        answer=THREE_CITATIONS,
+        subject_id="user-4711",
+        session_id="chat-0815",
+        as_of="2024-01-01",
+    )
+    assert response.status_code == 200, response.text
+    body = GateResponse.model_validate(response.json())
+    assert (body.decision, body.attempt, body.session_id) == ("rerun", 1, "chat-0815")
+    assert body.verifiable_rate == pytest.approx(1 / 3)
+    assert (body.counts.provisions, body.counts.verified, body.counts.unverified) == (3, 1, 1)
+    assert body.round.state == "open" and body.round.next_attempt == 2
+    assert body.rerun_request is not None and body.rerun_request.attempt == 2
+    assert {f.signal for f in body.failures} == {"repealed", "article_not_found"}
+    assert any("共 1260 条" in fact.text for fact in body.facts)
+    assert [s.name for s in body.standards][:2] == ["verifiable_rate", "no_invented_articles"]
+
+    sessions = gated_app.pseudonymizer.pseudonym("sess", "chat-0815")
+    [case] = _rows(gated_app, CASE_TABLE, case_id=body.case_id)
+    assert case.session == sessions
+    assert case.subject == gated_app.pseudonymizer.pseudonym("subj", "user-4711")
+    assert (case.state, case.attempt_count, case.as_of.isoformat()) == ("open", 1, "2024-01-01")
+    [attempt] = _rows(gated_app, ATTEMPT_TABLE, case_id=body.case_id)
+    assert (attempt.decision, attempt.rerun_requested) == ("rerun", True)
+    citations = sorted(_rows(gated_app, CITATION_TABLE, case_id=body.case_id),
+                       key=lambda row: row.position)  # fmt: skip
+    assert [(c.surface, c.status, c.reason) for c in citations] == [
+        (VERIFIED, "verified", "in_force"),
+        (REPEALED, "deprecated", "repealed"),
+        (INVENTED, "unverified", "article_not_found"),
+    ]
+
+
+def test_second_attempt_continues_the_round(gated_app: GatedApp) -> None:
+    """The same session continues the round: attempt 2 passes, same case, round store emptied."""
+    first = _gate(gated_app, question=QUESTION, answer=THREE_CITATIONS, session_id="s-2",
+                  as_of="2024-01-01").json()  # fmt: skip
+    second = _gate(gated_app, question=QUESTION, answer=GOOD_ANSWER, session_id="s-2")
+    assert second.status_code == 200, second.text
+    body = GateResponse.model_validate(second.json())
+    assert (body.attempt, body.decision, body.case_id) == (2, "pass", first["case_id"])
+    assert (body.round.state, body.round.delivery) == ("passed_after_rerun", "deliver_with_badges")
+    assert body.round.next_attempt is None and body.rerun_request is None
+    assert body.as_of == "2024-01-01"  # the round keeps its first answer's date
+    assert [f.text for f in body.injected_facts] == [f["text"] for f in first["facts"]]
+
+    [case] = _rows(gated_app, CASE_TABLE, case_id=body.case_id)
+    assert (case.state, case.attempt_count) == ("passed_after_rerun", 2)
+    attempts = _rows(gated_app, ATTEMPT_TABLE, case_id=body.case_id)
+    assert sorted(a.attempt for a in attempts) == [1, 2]
+    rounds = RoundStore(gated_app.settings.web_round_store_path)
+    assert rounds.get(gated_app.pseudonymizer.pseudonym("sess", "s-2")) is None
+
+    third = _gate(gated_app, question=QUESTION, answer=GOOD_ANSWER, session_id="s-2").json()
+    assert third["attempt"] == 1 and third["case_id"] != body.case_id  # the round had ended
+
+
+def test_a_new_question_in_the_session_starts_a_new_round(gated_app: GatedApp) -> None:
+    """Without `attempt`, another question opens a new round (a new case) in the same session."""
+    first = _gate(gated_app, question=QUESTION, answer=THREE_CITATIONS, session_id="s-3").json()
+    other = _gate(gated_app, question="合同违约怎么办？", answer=THREE_CITATIONS, session_id="s-3")
+    assert other.json()["attempt"] == 1 and other.json()["case_id"] != first["case_id"]
+
+
+def test_without_session_the_response_gives_one(gated_app: GatedApp) -> None:
+    """No session_id: a fresh random one, returned for the next attempt."""
+    first = _gate(gated_app, answer=THREE_CITATIONS, as_of="2024-01-01").json()
+    assert first["session_id"].startswith("web-")
+    again = _gate(gated_app, answer=GOOD_ANSWER, session_id=first["session_id"], attempt=2)
+    assert again.status_code == 200 and again.json()["case_id"] == first["case_id"]
+
+
+CONFLICTS = [
+    ("wrong attempt", {"attempt": 3}, "attempt"),
+    ("another subject", {"subject_id": "someone-else"}, "subject_id"),
+    ("another question", {"attempt": 2, "question": "别的问题？"}, "question"),
+    ("another day", {"attempt": 2, "as_of": "2025-01-01"}, "as_of"),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"), [c[1:] for c in CONFLICTS], ids=[c[0] for c in CONFLICTS]
+)
+def test_an_answer_that_does_not_fit_the_round_is_409(
+    gated_app: GatedApp, change: dict[str, Any], field: str
+) -> None:
+    """409 round_conflict naming the field; the round stays open and unchanged."""
+    opening = {"question": QUESTION, "answer": THREE_CITATIONS, "session_id": "s-9",
+               "subject_id": "u-1", "as_of": "2024-01-01"}  # fmt: skip
+    first = _gate(gated_app, **opening).json()
+    response = _gate(gated_app, **{**opening, "answer": GOOD_ANSWER, **change})
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "round_conflict"
+    assert response.json()["error"]["field"] == field
+    [case] = _rows(gated_app, CASE_TABLE, case_id=first["case_id"])
+    assert case.attempt_count == 1
+    follow = _gate(gated_app, **{**opening, "answer": GOOD_ANSWER, "attempt": 2})
+    assert follow.json()["attempt"] == 2 and follow.json()["case_id"] == first["case_id"]
+
+
+def test_a_later_attempt_without_a_round_is_409(gated_app: GatedApp) -> None:
+    """attempt 2 of a session with no open round is refused, naming attempt."""
+    response = _gate(gated_app, answer=GOOD_ANSWER, session_id="never-seen", attempt=2)
+    assert response.status_code == 409 and response.json()["error"]["field"] == "attempt"
+    assert _rows(gated_app, CASE_TABLE) == []
+
+
+INVALID = [
+    ("no answer", {}, "answer"),
+    ("empty answer", {"answer": ""}, "answer"),
+    ("attempt 0", {"answer": "x", "attempt": 0}, "attempt"),
+    ("bad date", {"answer": "x", "as_of": "2024-13-01"}, "as_of"),
+    ("long session", {"answer": "x", "session_id": "s" * 201}, "session_id"),
+    ("empty subject", {"answer": "x", "subject_id": ""}, "subject_id"),
+    ("unknown field", {"answer": "x", "temperature": 0}, "temperature"),
+]
+
+
+@pytest.mark.parametrize(("body", "field"), [c[1:] for c in INVALID], ids=[c[0] for c in INVALID])
+def test_gate_invalid_input_names_the_field(
+    gated_app: GatedApp, body: dict[str, Any], field: str
+) -> None:
+    """422 invalid_input with the bad field; nothing recorded."""
+    response = _gate(gated_app, **body)
+    assert response.status_code == 422
+    assert response.json()["error"] == {
+        "code": "invalid_input", "field": field, "message": response.json()["error"]["message"]
+    }  # fmt: skip
+    assert _rows(gated_app, CASE_TABLE) == []
+
+
+@pytest.mark.parametrize("path", ["/api/v1/gate", "/api/v1/premise"], ids=["gate", "premise"])
+def test_gate_and_premise_need_a_key(gated_app: GatedApp, path: str) -> None:
+    """No key or an unknown key: 401 naming authorization."""
+    for headers in ({}, bearer("lgk_000000000000_nope")):
+        response = gated_app.client.post(path, json={"answer": "x", "question": "x"},
+                                         headers=headers)  # fmt: skip
+        assert response.status_code == 401
+        assert response.json()["error"]["field"] == "authorization"
+
+
+@pytest.mark.parametrize("role", ["checker", "auditor", "admin"], ids=str)
+def test_every_role_may_gate(gated_app: GatedApp, role: str) -> None:
+    """Each role's key may gate and ask for premise facts."""
+    assert _gate(gated_app, role, answer=GOOD_ANSWER).status_code == 200
+    premise = gated_app.client.post(
+        "/api/v1/premise", json={"question": QUESTION}, headers=bearer(gated_app.keys[role])
+    )
+    assert premise.status_code == 200
+
+
+def test_gate_body_over_the_limit_is_413(gated_app: GatedApp) -> None:
+    """A body over LEXGATE_WEB_MAX_BODY_BYTES is 413 JSON, and nothing is recorded."""
+    limit = gated_app.settings.web_max_body_bytes
+    response = _gate(gated_app, answer=GOOD_ANSWER * (limit // len(GOOD_ANSWER.encode()) + 1))
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "body_too_large"
+    assert _rows(gated_app, CASE_TABLE) == []
+
+
+def test_a_failed_audit_write_is_503_and_writes_nothing(gated_app: GatedApp) -> None:
+    """The audit write fails half-way (no citation table): 503, no case, no open round."""
+    assert _gate(gated_app, answer=GOOD_ANSWER).status_code == 200  # statutes loaded
+    with gated_app.engine.begin() as connection:
+        connection.execute(sa.delete(CITATION_TABLE))
+        connection.execute(sa.delete(ATTEMPT_TABLE))
+        connection.execute(sa.delete(CASE_TABLE))
+        connection.execute(sa.text("DROP TABLE audit_citation"))
+    response = _gate(gated_app, answer=THREE_CITATIONS, session_id="s-503", as_of="2024-01-01")
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "audit_unavailable"
+    assert _rows(gated_app, CASE_TABLE) == [] and _rows(gated_app, ATTEMPT_TABLE) == []
+    rounds = RoundStore(gated_app.settings.web_round_store_path)
+    assert rounds.get(gated_app.pseudonymizer.pseudonym("sess", "s-503")) is None
+
+
+def test_gate_when_the_database_is_down_is_503(tmp_path: Path) -> None:
+    """A database that cannot be reached: 503 database_unavailable, in the JSON shape."""
+    settings = gate_settings("postgresql+psycopg://nobody@127.0.0.1:9/none", tmp_path)
+    with client_for(settings) as client:
+        response = client.post(
+            "/api/v1/gate", json={"answer": GOOD_ANSWER}, headers=bearer("lgk_0123456789ab_x")
+        )
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "database_unavailable"
+
+
+PREMISES = [
+    ("repealed law", "依照合同法，对方违约我能要求赔偿吗？", "2024-01-01", "law_repealed"),
+    ("upcoming version", "《公司法》规定股东出资期限吗？", "2024-01-01", "upcoming_version"),
+]
+
+
+@pytest.mark.parametrize(("question", "as_of", "kind"), [p[1:] for p in PREMISES],
+                         ids=[p[0] for p in PREMISES])  # fmt: skip
+def test_premise_gives_facts(gated_app: GatedApp, question: str, as_of: str, kind: str) -> None:
+    """POST /premise: the facts about the laws a question names, as of the date."""
+    response = gated_app.client.post(
+        "/api/v1/premise",
+        json={"question": question, "as_of": as_of},
+        headers=bearer(gated_app.keys["checker"]),
+    )
+    assert response.status_code == 200, response.text
+    body = PremiseResponse.model_validate(response.json())
+    assert body.as_of == as_of
+    assert kind in [fact.kind for fact in body.facts]
+
+
+@pytest.mark.parametrize(("body", "field"), [({}, "question"), ({"question": "x", "as_of": "x"}, "as_of")],
+                         ids=["no question", "bad date"])  # fmt: skip
+def test_premise_invalid_input(gated_app: GatedApp, body: dict[str, Any], field: str) -> None:
+    """422 naming the field."""
+    response = gated_app.client.post(
+        "/api/v1/premise", json=body, headers=bearer(gated_app.keys["checker"])
+    )
+    assert response.status_code == 422 and response.json()["error"]["field"] == field
