@@ -10,8 +10,9 @@ from __future__ import annotations
 import logging
 from datetime import date
 
-from gate.decide import evaluate, wants_rerun
+from gate.decide import wants_rerun
 from gate.errors import RegeneratorError, RoundClosedError
+from gate.judge import DEFAULT_THRESHOLD, Judge, evaluate_judged
 from gate.models import (
     AttemptRecord,
     Delivery,
@@ -121,12 +122,22 @@ def _delivery(state: RoundState, policy: Policy) -> Delivery | None:
     return "deliver_with_badges"
 
 
-def submit(record: RoundRecord, answer: str, *, repo: StatuteRepository) -> RoundRecord:
-    """Verify and assess the next answer of the round, as of the round's date."""
+def submit(
+    record: RoundRecord,
+    answer: str,
+    *,
+    repo: StatuteRepository,
+    judge: Judge | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> RoundRecord:
+    """Verify and assess the next answer of the round, as of the round's date; with a judge,
+    its standing judgements count too (gate.judge)."""
     _ensure_open(record)
-    result = evaluate(
+    _, result = evaluate_judged(
         answer,
         repo=repo,
+        judge=judge,
+        threshold=threshold,
         question=record.question,
         as_of=date.fromisoformat(record.as_of),
         policy=record.policy,
@@ -159,9 +170,18 @@ class Round:
     record (e.g. one kept as JSON between two HTTP requests).
     """
 
-    def __init__(self, record: RoundRecord, *, repo: StatuteRepository) -> None:
+    def __init__(
+        self,
+        record: RoundRecord,
+        *,
+        repo: StatuteRepository,
+        judge: Judge | None = None,
+        threshold: float = DEFAULT_THRESHOLD,
+    ) -> None:
         self.repo = repo
         self.record = record
+        self.judge = judge
+        self.threshold = threshold
 
     @classmethod
     def start(
@@ -174,6 +194,8 @@ class Round:
         policy: Policy | None = None,
         max_attempts: int | None = None,
         premise_facts: tuple[Fact, ...] = (),
+        judge: Judge | None = None,
+        threshold: float = DEFAULT_THRESHOLD,
     ) -> Round:
         """A new round with no attempt yet."""
         record = open_round(
@@ -184,7 +206,7 @@ class Round:
             max_attempts=max_attempts,
             premise_facts=premise_facts,
         )
-        return cls(record, repo=repo)
+        return cls(record, repo=repo, judge=judge, threshold=threshold)
 
     @property
     def rerun_request(self) -> RerunRequest | None:
@@ -198,7 +220,9 @@ class Round:
 
     def submit(self, answer: str) -> AttemptRecord:
         """Assess the next answer; returns its attempt record."""
-        self.record = submit(self.record, answer, repo=self.repo)
+        self.record = submit(
+            self.record, answer, repo=self.repo, judge=self.judge, threshold=self.threshold
+        )
         return self.record.attempts[-1]
 
     def fail(self, error: str) -> None:
@@ -217,8 +241,14 @@ def run(
     policy: Policy | None = None,
     max_attempts: int | None = None,
     premise_facts: tuple[Fact, ...] = (),
+    judge: Judge | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
 ) -> RoundRecord:
     """The whole loop: assess the answer, rerun with facts while the policy asks, record all.
+
+    With a judge (gate.judge; off unless configured), each attempt's standing judgements
+    count as failures like quote mismatches; unsure ones are left in the attempt's `judged`
+    for the review queue.
 
     Without a regenerator the round stops after the first answer with its rerun request
     pending; the caller regenerates and submits the next one (gate.submit, or Round(record)).
@@ -231,6 +261,8 @@ def run(
         policy=policy,
         max_attempts=max_attempts,
         premise_facts=premise_facts,
+        judge=judge,
+        threshold=threshold,
     )
     current.submit(answer)
     while regenerator is not None and (request := current.rerun_request) is not None:

@@ -262,3 +262,44 @@ def test_each_provision_and_claim_is_judged_once(
     _checked, result = evaluate_judged(answer, repo=statute_repository, judge=judge, as_of=AS_OF)
     assert len(llm_server.requests) == 1
     assert len(result.judged) == 1
+
+
+@ONLY_SQLITE_STATUTES
+def test_a_round_with_a_judge_reruns_on_a_contradiction(
+    statute_repository: StatuteRepository, llm_server: LLMServer, judge: OpenAIJudge
+) -> None:
+    """gate.run with a judge: the contradiction's article text goes into the rerun request; the
+    corrected answer, judged as supported, passes after the rerun."""
+    from gate.rounds import run
+
+    wrong = (
+        "依据《中华人民共和国民法典》第一千零八十七条，离婚时夫妻的共同财产由双方协议处理，"
+        "因此法院不得判决分割。" + OUTSIDE
+    )
+    corrected = (
+        "依据《中华人民共和国民法典》第一千零八十七条，离婚时夫妻的共同财产由双方协议处理；"
+        "协议不成的，由人民法院判决。"
+    )
+
+    class Model:
+        """The answering model: gives the corrected answer when asked to revise."""
+
+        def __init__(self) -> None:
+            self.requests: list[str] = []
+
+        def regenerate(self, request: object) -> str:
+            self.requests.append(request.messages[-1].content)  # type: ignore[attr-defined]
+            return corrected
+
+    llm_server.script(
+        Reply.chat("B", top_logprobs=logs(B=0.92, A=0.08)),
+        then=Reply.chat("A", top_logprobs=logs(A=0.95, B=0.05)),
+    )
+    model = Model()
+    record = run(
+        None, wrong, model, repo=statute_repository, session_id="judge-round", as_of=AS_OF,
+        judge=judge,
+    )  # fmt: skip
+    assert [a.decision for a in record.attempts] == ["rerun", "pass"]
+    assert record.state == "passed_after_rerun"
+    assert "由人民法院根据财产的具体情况" in model.requests[0]
