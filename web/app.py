@@ -19,7 +19,7 @@ from web.apikeys import KeyCache
 from web.errors import WebError
 from web.middleware import BodyLimit, SecurityHeaders
 from web.recording import AuditToolsHolder
-from web.routes import check, docs, gate, health, law_pages, laws, login, pages, review
+from web.routes import audit_api, check, docs, gate, health, law_pages, laws, login, pages, review
 from web.statutes import Statutes
 from web.templating import STATIC_DIR
 
@@ -32,7 +32,8 @@ Errors are always `{"error": {"code", "message", "field"}}`."""
 
 # Routers of later passes (gate, premise, audit) are added to this tuple, one file each.
 ROUTERS = (health.router, check.router, laws.router, pages.router, law_pages.router,
-           login.router, docs.router, review.router, gate.router)  # fmt: skip
+           login.router, docs.router, review.router, gate.router,
+           audit_api.router)  # fmt: skip
 
 
 @asynccontextmanager

@@ -1,0 +1,48 @@
+"""A quarter's evidence pack as a download: `audit.export_pack` into a private temporary
+directory, streamed, then deleted. The file name is built from the parsed quarter, never taken
+from the request."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+from starlette.background import BackgroundTask
+from starlette.responses import FileResponse
+
+from audit import export_pack
+from audit.errors import ExportError
+from audit.export import default_pack_name, quarter_period
+from audit.models import Period, PseudonymScheme
+from web.errors import InvalidInput
+
+QUARTER_PATTERN = r"^[0-9]{4}Q[1-4]$"
+
+
+def parse_quarter(quarter: str, timezone: str) -> Period:
+    """The quarter (2026Q4) in the configured timezone; InvalidInput naming `quarter`."""
+    try:
+        return quarter_period(quarter, timezone)
+    except ExportError as error:
+        raise InvalidInput(f"quarter: {error}", field="quarter") from None
+
+
+def pack_download(
+    engine: Engine, period: Period, *, timezone: str, scheme: PseudonymScheme
+) -> FileResponse:
+    """The pack of the period as a zip attachment (the temporary copy is removed after)."""
+    directory = Path(tempfile.mkdtemp(prefix="lexgate-pack-"))  # mode 0700
+    name = default_pack_name(period.label)
+    try:
+        export_pack(engine, period.label, directory / name, timezone=timezone, scheme=scheme)
+    except BaseException:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+    return FileResponse(
+        directory / name,
+        media_type="application/zip",
+        filename=name,
+        background=BackgroundTask(shutil.rmtree, directory, ignore_errors=True),
+    )
