@@ -389,3 +389,16 @@ judge_top_logprobs = st.dictionaries(
     ).map(lambda others: {**others, **options})
 )
 """A first token's top logprobs (token → logprob): some variants of A/B/C and other tokens."""
+
+
+# Answers a client might send to POST /check and /gate (reliability).
+
+hostile_answers = st.one_of(
+    st.text(min_size=1, max_size=300),
+    st.lists(
+        st.one_of(citation_like_text, plain_chinese, st.text(max_size=20)), min_size=1, max_size=8
+    ).map("".join).filter(bool),
+    st.tuples(st.sampled_from(["《中华人民共和国民法典》", "《劳动合同法》", "本法", "《"]),
+              citation_like_text).map("".join),
+)  # fmt: skip
+"""Any text (controls, surrogates left out by JSON), citation-dense runs and half-citations."""
