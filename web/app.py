@@ -19,7 +19,19 @@ from web.apikeys import KeyCache
 from web.errors import WebError
 from web.middleware import BodyLimit, SecurityHeaders
 from web.recording import AuditToolsHolder
-from web.routes import audit_api, check, docs, gate, health, law_pages, laws, login, pages, review
+from web.routes import (
+    audit_api,
+    audit_pages,
+    check,
+    docs,
+    gate,
+    health,
+    law_pages,
+    laws,
+    login,
+    pages,
+    review,
+)
 from web.statutes import Statutes
 from web.templating import STATIC_DIR
 
@@ -33,7 +45,7 @@ Errors are always `{"error": {"code", "message", "field"}}`."""
 # Routers of later passes (gate, premise, audit) are added to this tuple, one file each.
 ROUTERS = (health.router, check.router, laws.router, pages.router, law_pages.router,
            login.router, docs.router, review.router, gate.router,
-           audit_api.router)  # fmt: skip
+           audit_api.router, audit_pages.router)  # fmt: skip
 
 
 @asynccontextmanager

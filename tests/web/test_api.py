@@ -239,6 +239,9 @@ def test_openapi_documents_the_routes(corpus_client: TestClient) -> None:
         "/api/v1/laws",
         "/api/v1/laws/{law_id}",
         "/api/v1/laws/{law_id}/articles/{number}",
+        "/api/v1/gate",
+        "/api/v1/premise",
+        "/api/v1/audit/export",
     }
     assert "ErrorResponse" in spec["components"]["schemas"]
     assert set(spec["components"]["securitySchemes"]) == {"HTTPBearer", "APIKeyHeader"}
