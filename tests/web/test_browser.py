@@ -167,3 +167,78 @@ def test_swagger_ui_renders_offline(page: Page, live_server: LiveServer) -> None
         timeout=20_000
     )
     assert page.problems == []  # type: ignore[attr-defined]
+
+
+def test_gate_decision_below_the_badges(page: Page) -> None:
+    """The check page shows the gate's decision and the facts a rerun would inject."""
+    _check(page, THREE_CITATIONS, "2024-01-01")
+    expect(page.locator("#gate-decision strong")).to_have_text("需重新作答")
+    facts = page.locator("#gate-facts li")
+    assert facts.count() == 2
+    assert "共 1260 条" in page.inner_text("#gate-facts")
+    assert page.problems == []  # type: ignore[attr-defined]
+
+
+def test_audit_page_refuses_a_checker(page: Page, live_server: LiveServer) -> None:
+    """A checker's login gets the 403 page at /audit, and no link to it."""
+    assert page.locator("header a[href='/audit']").count() == 0
+    response = page.goto(f"{live_server.url}/audit")
+    assert response is not None and response.status == 403
+    assert "无权访问" in page.inner_text("main")
+    assert page.locator("svg.chart").count() == 0
+
+
+def _record_cases(database_url: str, private: Path) -> None:
+    """Three gated answers recorded in the live server's database (as POST /gate would)."""
+    from audit import MappingStore, Pseudonymizer, record_result
+    from gate import assess
+    from verifier import check
+
+    engine = make_engine(database_url)
+    repo = StatuteRepository.load(engine)
+    answers = [
+        THREE_CITATIONS,
+        "依照《中华人民共和国民法典》第一千零八十七条，协议处理。",
+        "对方应当赔偿。",
+    ]
+    for number, answer in enumerate(answers):
+        checked = check(answer, repo, date(2024, 1, 1))
+        record_result(engine, answer, assess(checked, answer, repo=repo), repo=repo,
+                      pseudonymizer=Pseudonymizer(b"browser test secret, 32 bytes!!", "k1"),
+                      store=MappingStore(private / "map.sqlite3"), session_id=f"b-{number}",
+                      check=checked)  # fmt: skip
+    engine.dispose()
+
+
+def test_audit_page_for_an_auditor(
+    browser: BrowserContext, live_server: LiveServer, tmp_path: Path
+) -> None:
+    """An auditor sees the quarter's charts drawn as SVG (no script needed, CSP respected)."""
+    from sqlalchemy.orm import Session
+
+    from web import create_key
+
+    _record_cases(live_server.database_url, tmp_path)
+    engine = make_engine(live_server.database_url)
+    with Session(engine) as session:
+        key = create_key(session, "auditor", name="browser-auditor").key
+    engine.dispose()
+    tab = browser.new_page()
+    problems: list[str] = []
+    tab.on("console", lambda m: problems.append(m.text) if "Content Security" in m.text else None)
+    tab.goto(f"{live_server.url}/login?next=/audit")
+    tab.fill("#key", key)
+    tab.click("button[type=submit]")
+    tab.wait_for_url(f"{live_server.url}/audit")
+    for chart in ("#chart-decisions", "#chart-rate", "#chart-invented", "#chart-repealed"):
+        expect(tab.locator(chart)).to_be_visible()
+    assert tab.locator("#chart-decisions rect").count() >= 1
+    assert tab.locator("#chart-rate rect").count() == 11
+    assert "第一千二百八十九条" in tab.inner_text("#table-invented")
+    assert "中华人民共和国合同法" in tab.inner_text("#table-repealed")
+    expect(tab.locator("#pack-download")).to_be_visible()
+    assert tab.locator("header a[href='/audit']").count() == 1
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SCREENSHOTS / "audit-page.png"), full_page=True)
+    assert problems == []
+    tab.close()
