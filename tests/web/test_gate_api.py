@@ -255,3 +255,20 @@ def test_premise_invalid_input(gated_app: GatedApp, body: dict[str, Any], field:
         "/api/v1/premise", json=body, headers=bearer(gated_app.keys["checker"])
     )
     assert response.status_code == 422 and response.json()["error"]["field"] == field
+
+
+def test_the_round_store_is_private_and_forgets_idle_rounds(gated_app: GatedApp) -> None:
+    """The open round is kept in a mode-0600 file under the session's pseudonym, ROUND_TTL long."""
+    from datetime import UTC, datetime
+
+    from web.rounds import ROUND_TTL
+
+    _gate(gated_app, answer=THREE_CITATIONS, session_id="s-ttl", as_of="2024-01-01")
+    path = gated_app.settings.web_round_store_path
+    assert path.stat().st_mode & 0o777 == 0o600
+    rounds = RoundStore(path)
+    session = gated_app.pseudonymizer.pseudonym("sess", "s-ttl")
+    kept = rounds.get(session)
+    assert kept is not None and kept.record.session_id == "s-ttl"
+    later = datetime.now(UTC) + ROUND_TTL * 1.01
+    assert rounds.get(session, now=later) is None
