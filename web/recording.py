@@ -21,7 +21,9 @@ import verifier
 from audit import MappingStore, Pseudonymizer, pseudonymizer_from_settings, record
 from audit.errors import AuditError, CaseMismatchError
 from audit.models import PseudonymKind
+from audit.review import enqueue
 from gate import Policy, assess
+from gate.judge import DEFAULT_THRESHOLD, Judge, apply_judge, judge_from_settings
 from gate.models import RoundRecord
 from gate.rounds import open_round, record_attempt
 from legaldb import StatuteRepository
@@ -39,6 +41,8 @@ class AuditTools:
     pseudonymizer: Pseudonymizer
     mappings: MappingStore
     rounds: RoundStore
+    judge: Judge | None = None  # the model judge, when LEXGATE_JUDGE_ENABLED (docs/judge.md)
+    judge_threshold: float = DEFAULT_THRESHOLD
 
 
 class AuditToolsHolder:
@@ -62,6 +66,8 @@ class AuditToolsHolder:
                         pseudonymizer_from_settings(settings),
                         MappingStore(settings.mapping_store_path),
                         RoundStore(settings.web_round_store_path),
+                        judge_from_settings(settings),
+                        settings.judge_threshold,
                     )
                 except (AuditError, OSError) as error:
                     raise AuditUnavailable(f"the audit trail is unavailable: {error}") from error
@@ -159,7 +165,8 @@ def gate_and_record(
         )
         case_id = None
     attempt = len(current.attempts) + 1
-    check = verifier.check(request.answer, repo, date.fromisoformat(current.as_of))
+    check_date = date.fromisoformat(current.as_of)
+    check = verifier.check(request.answer, repo, check_date)
     result = assess(
         check,
         request.answer,
@@ -169,6 +176,18 @@ def gate_and_record(
         attempt=attempt,
         repo=repo,
     )
+    if tools.judge is not None:
+        result = apply_judge(
+            result,
+            check,
+            request.answer,
+            tools.judge,
+            threshold=tools.judge_threshold,
+            question=current.question,
+            policy=current.policy,
+            session_id=session_id,
+            attempt=attempt,
+        )
     after = record_attempt(current, request.answer, result)
     mismatch: CaseMismatchError | None = None
     with tools.rounds.transaction() as transaction:
@@ -198,6 +217,14 @@ def gate_and_record(
                 "the answer was not gated: its audit record could not be written"
             ) from error
         else:
+            if result.judged:
+                try:  # the unsure judgements go to the human review queue
+                    enqueue(engine, case_id, attempt, result.judged, as_of=check_date)
+                except AuditError as error:
+                    log.warning("judgements not queued for review: %s", error)
+                    raise AuditUnavailable(
+                        "the answer was recorded but its review items could not be queued"
+                    ) from error
             if after.state == "open":
                 transaction.put(session, subject, case_id, after)
             elif stored is not None:
