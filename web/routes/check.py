@@ -13,7 +13,7 @@ router = APIRouter(prefix="/api/v1", tags=["check"])
 
 
 @router.post("/check", response_model=CheckResponse, responses=ERROR_RESPONSES)
-def check_answer(
+async def check_answer(
     body: CheckRequest, _key: CheckKeyDep, repo: RepoDep, today: TodayDep
 ) -> JSONResponse:
     """Every statute citation of `answer`, verified as of `as_of` (the CLI's JSON)."""
