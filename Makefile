@@ -36,7 +36,7 @@ test: lint
 bench: install
 	$(BIN)/python -m benchmarks
 
-## make eval: extraction F1 and quote-check accuracy on ../shared/eval (docs/evaluation.md).
+## make eval: extraction F1 and quote-check accuracy with the scorers of ../shared/eval.
 eval: install
 	$(BIN)/lexgate db init
 	scripts/evaluate.sh
