@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint bench eval clean
+.PHONY: install run test lint bench eval clean soak
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ test: lint
 ## make bench: speed and memory figures reported in docs/performance.md.
 bench: install
 	$(BIN)/python -m benchmarks
+
+## make soak: >= 5,000 gated answers at concurrency 64 on each database, a PostgreSQL outage; nothing lost (docs/reliability.md).
+soak: install
+	$(BIN)/python -m benchmarks.soak $(SOAK_ARGS)
 
 ## make eval: extraction F1 and quote-check accuracy with the scorers of ../shared/eval.
 eval: install
