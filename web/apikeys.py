@@ -52,6 +52,9 @@ def create_key(session: Session, role: str, name: str | None = None) -> CreatedK
     """Store a new key with this role; the returned `key` is the only copy of its secret."""
     if role not in ROLES:
         raise ApiKeyError(f"unknown role {role!r}: one of {', '.join(ROLES)}", field="role")
+    if name is not None and any(not character.isprintable() for character in name):
+        # PostgreSQL cannot store NUL, and a name is shown in lists: no control characters.
+        raise ApiKeyError("the key's name may not hold control characters", field="name")
     key_id = secrets.token_hex(_KEY_ID_BYTES)
     secret = secrets.token_urlsafe(_SECRET_BYTES)
     row = ApiKey(
