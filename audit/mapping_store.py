@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager, suppress
 from datetime import UTC, datetime
@@ -38,6 +39,20 @@ CREATE TABLE IF NOT EXISTS pseudonym_map (
     first_seen TEXT NOT NULL  -- ISO 8601, UTC
 ) WITHOUT ROWID
 """
+
+
+def _use_wal(connection: sqlite3.Connection) -> None:
+    """PRAGMA journal_mode = WAL, retried while another process holds the database (the
+    switch does not wait on the busy timeout)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _create_private(path: Path) -> int | None:
@@ -137,13 +152,16 @@ class MappingStore:
         with self._connection() as connection:
             version = connection.execute("PRAGMA user_version").fetchone()[0]
             if version == 0 and create:
+                # Several workers may open a new store at once: the schema is made under the
+                # write lock, the version read again there (issue 8: a 503 at start-up).
+                connection.execute("BEGIN IMMEDIATE")
+                if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
+                    connection.execute(_SCHEMA)
+                    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                connection.execute("COMMIT")
                 # WAL: one fsync per commit, readers never wait for the writer. Its -wal and
                 # -shm files, like a journal, get the database file's mode.
-                connection.execute("PRAGMA journal_mode = WAL")
-                connection.execute("BEGIN IMMEDIATE")
-                connection.execute(_SCHEMA)
-                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                connection.execute("COMMIT")
+                _use_wal(connection)
             elif version != SCHEMA_VERSION:
                 raise MappingStoreError(
                     f"{self.path} is not a LexGate mapping store (schema version {version})"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -105,12 +106,15 @@ class RoundStore:
                 f"the round store {self.path} has mode {mode:04o}; make it 0600", field=None
             )
         with self._connection() as connection:
+            # Two workers may open a new store at once: the schema is made under the write
+            # lock (BEGIN IMMEDIATE waits for the other), and switching to WAL, which does not
+            # wait, is retried until the other process has done it (issue 8: a 503 at start).
+            connection.execute("BEGIN IMMEDIATE")
             if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
-                connection.execute("PRAGMA journal_mode = WAL")
-                connection.execute("BEGIN IMMEDIATE")
                 connection.execute(_SCHEMA)
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                connection.execute("COMMIT")
+            connection.execute("COMMIT")
+            _use_wal(connection)
 
     def __repr__(self) -> str:
         return f"RoundStore({str(self.path)!r})"
@@ -150,6 +154,19 @@ class RoundStore:
                 connection.execute("ROLLBACK")
                 raise
             connection.execute("COMMIT")
+
+
+def _use_wal(connection: sqlite3.Connection) -> None:
+    """PRAGMA journal_mode = WAL, retried while another connection holds the database."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _create_private(path: Path) -> None:
