@@ -70,15 +70,19 @@ def gate_bodies(count: int) -> list[dict[str, object]]:
         json.loads(line) for line in ANSWERS_FILE.read_text(encoding="utf-8").splitlines() if line
     ]
     run = uuid.uuid4().hex[:8]
-    return [
-        {
-            "question": answers[i % len(answers)]["question"],
-            "answer": answers[i % len(answers)]["answer"],
+    usable = [a for a in answers if a.get("answer", "").strip()]
+    bodies: list[dict[str, object]] = []
+    for i in range(count):
+        item = usable[i % len(usable)]
+        body: dict[str, object] = {
+            "answer": item["answer"],
             "subject_id": f"soak-{run}-{i}",
             "as_of": "2023-08-01",
         }
-        for i in range(count)
-    ]
+        if item.get("question", "").strip():
+            body["question"] = item["question"]
+        bodies.append(body)
+    return bodies
 
 
 async def _send_all(
@@ -234,6 +238,17 @@ def serve(
             process.kill()
             process.wait()
         log.close()
+        _print_server_warnings(Path(log.name))
+
+
+def _print_server_warnings(log: Path, limit: int = 5) -> None:
+    """The first distinct warnings and errors the server logged (why a reply was not 200)."""
+    seen: list[str] = []
+    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.strip() and not line.startswith("INFO") and line[:160] not in seen:
+            seen.append(line[:160])
+    for line in seen[:limit]:
+        print(f"  server: {line}", file=sys.stderr, flush=True)
 
 
 def corpus_database(url: str) -> str:
@@ -400,6 +415,9 @@ def _report_load(
         f"p50 {percentile(latencies, 0.5):.0f} ms · p99 {percentile(latencies, 0.99):.0f} ms",
         flush=True,
     )
+    shown = {json.dumps(r.body, ensure_ascii=False)[:200] for r in replies if r.status >= 500}
+    for body in sorted(shown)[:3]:
+        print(f"  5xx reply: {body}", flush=True)
     return errors == 0 and not records.lost and not records.half_written
 
 
