@@ -11,6 +11,7 @@ from sqlalchemy.engine import URL, Engine, make_url
 from legaldb.errors import DatabaseURLError
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+PG_CONNECT_TIMEOUT_S = 2  # libpq's minimum; ?connect_timeout= in the URL overrides it
 
 
 def normalize_url(url: str | URL) -> URL:
@@ -49,4 +50,9 @@ def make_engine(url: str | URL, *, echo: bool = False) -> Engine:
         engine = sa.create_engine(parsed, echo=echo)
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return sa.create_engine(parsed, echo=echo, pool_pre_ping=True)
+    # A server that is down or unreachable must fail a request fast (a 503), not hang it:
+    # libpq's connect_timeout (seconds) unless the URL sets its own.
+    connect_args = (
+        {} if "connect_timeout" in parsed.query else {"connect_timeout": PG_CONNECT_TIMEOUT_S}
+    )
+    return sa.create_engine(parsed, echo=echo, pool_pre_ping=True, connect_args=connect_args)
