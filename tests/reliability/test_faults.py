@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -23,8 +24,11 @@ from benchmarks.soak import (
 from gate import OpenAIRegenerator, run
 from gate.models import RoundRecord
 from legaldb import StatuteRepository, make_engine
+from legaldb.engine import PG_CONNECT_TIMEOUT_S
 from legaldb.orm import AuditCase, AuditCitation
 from tests.llm_server import LLMServer, Reply
+from tests.reliability.conftest import TestClient, bearer, private_settings
+from web import create_app
 
 INVENTED = "可以要求赔偿。根据《中华人民共和国民法典》第一千二百八十九条，邻居应当承担赔偿责任。"
 QUESTION = "邻居家水管漏水淹了我家的地板，我能要求赔偿吗？"
@@ -155,3 +159,33 @@ def test_garbage_answers_from_the_model_are_gated_not_raised(
     round_ = _round(statute_repository, _regenerator(llm_server), "garbage-session")
     assert round_.state != "open" and round_.state != "regenerator_error"
     assert len(round_.attempts) >= 2
+
+
+@pytest.fixture
+def silent_database_url() -> Iterator[str]:
+    """A PostgreSQL URL on a loopback port that accepts connections and never answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        yield f"postgresql://lexgate@127.0.0.1:{listener.getsockname()[1]}/lexgate"
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("GET", "/api/v1/readyz"), ("GET", "/api/v1/laws?q=民法典"), ("POST", "/api/v1/gate")],
+    ids=["readyz", "laws", "gate"],
+)
+def test_a_silent_database_is_a_503_not_a_hang(
+    silent_database_url: str, tmp_path: Path, method: str, path: str
+) -> None:
+    """A database that never answers: JSON 503 within the connect timeout, no request hangs."""
+    settings = private_settings(silent_database_url, tmp_path)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        started = time.monotonic()
+        response = client.request(
+            method, path, json={"answer": "民法典第一条"}, headers=bearer("lgk_0123456789ab_x")
+        )
+        elapsed = time.monotonic() - started
+    assert response.status_code == 503, response.text[:300]
+    assert response.json()["error"]["code"]
+    assert elapsed < 3 * PG_CONNECT_TIMEOUT_S
