@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -25,7 +26,7 @@ from gate.models import RoundRecord
 from web.errors import AuditUnavailable
 
 PRIVATE_MODE = 0o600
-BUSY_TIMEOUT_S = 10.0
+BUSY_TIMEOUT_S = 30.0  # as the main SQLite database's: writers queue behind the lock
 ROUND_TTL = timedelta(hours=24)
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -99,6 +100,7 @@ class RoundStore:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
+        self._write_lock = threading.Lock()
         _create_private(self.path)
         mode = os.stat(self.path).st_mode & 0o777
         if mode & 0o077:
@@ -142,7 +144,9 @@ class RoundStore:
         Rounds idle for longer than ROUND_TTL are dropped at the start of it.
         """
         moment = now or datetime.now(UTC)
-        with self._connection() as connection:
+        # One thread per process waits for SQLite's write lock: SQLite's busy wait is not
+        # fair, and with 64 waiting threads some waited past the timeout (issue 8: rare 503s).
+        with self._write_lock, self._connection() as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 connection.execute(
