@@ -415,9 +415,15 @@ def _report_load(
         f"p50 {percentile(latencies, 0.5):.0f} ms · p99 {percentile(latencies, 0.99):.0f} ms",
         flush=True,
     )
-    shown = {json.dumps(r.body, ensure_ascii=False)[:200] for r in replies if r.status >= 500}
-    for body in sorted(shown)[:3]:
-        print(f"  5xx reply: {body}", flush=True)
+    first = min((r.sent_at for r in replies), default=0.0)
+    failed = [r for r in replies if r.status >= 500 or r.status == 0]
+    for reply in failed[:3]:
+        body = json.dumps(reply.body, ensure_ascii=False)[:200]
+        print(
+            f"  {reply.status} at {reply.sent_at - first:.1f} s after "
+            f"{reply.elapsed_s:.1f} s: {body}",
+            flush=True,
+        )
     return errors == 0 and not records.lost and not records.half_written
 
 
