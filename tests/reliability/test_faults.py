@@ -27,7 +27,7 @@ from legaldb import StatuteRepository, make_engine
 from legaldb.engine import PG_CONNECT_TIMEOUT_S
 from legaldb.orm import AuditCase, AuditCitation
 from tests.llm_server import LLMServer, Reply
-from tests.reliability.conftest import TestClient, bearer, private_settings
+from tests.reliability.conftest import TestClient, audit_counts, bearer, private_settings
 from web import create_app
 
 INVENTED = "可以要求赔偿。根据《中华人民共和国民法典》第一千二百八十九条，邻居应当承担赔偿责任。"
@@ -189,3 +189,48 @@ def test_a_silent_database_is_a_503_not_a_hang(
     assert response.status_code == 503, response.text[:300]
     assert response.json()["error"]["code"]
     assert elapsed < 3 * PG_CONNECT_TIMEOUT_S
+
+
+JUDGED_ANSWER = (
+    "根据《中华人民共和国民法典》第一千零八十七条，离婚时，夫妻的共同财产由双方协议处理；"
+    "协议不成的，由人民法院根据财产的具体情况判决。"
+)
+JUDGE_FAULTS = {
+    "slow": Reply.hang(2.0),
+    "always-500": Reply.error(500),
+    "garbage": Reply.raw(b"\x00\xffnot json"),
+    "no-logprobs": Reply.chat("A"),
+}
+
+
+@pytest.mark.parametrize("reply", JUDGE_FAULTS.values(), ids=JUDGE_FAULTS.keys())
+def test_gate_with_a_failing_judge_still_answers_and_records(
+    llm_server: LLMServer,
+    gate_database_url: str,
+    gate_keys: dict[str, str],
+    tmp_path: Path,
+    reply: Reply,
+) -> None:
+    """POST /gate with the model judge slow, failing or garbled: 200 and recorded, no 5xx."""
+    llm_server.script(then=reply)
+    settings = private_settings(
+        gate_database_url,
+        tmp_path,
+        judge_enabled=True,
+        judge_base_url=llm_server.base_url,
+        judge_model="scripted",
+        llm_timeout_s=0.3,
+        llm_max_retries=1,
+        llm_backoff_s=0.01,
+    )
+    before = audit_counts(gate_database_url)[0]
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        started = time.monotonic()
+        response = client.post(
+            "/api/v1/gate", json={"answer": JUDGED_ANSWER}, headers=bearer(gate_keys["checker"])
+        )
+        elapsed = time.monotonic() - started
+    assert response.status_code == 200, response.text[:300]
+    assert elapsed < 10.0
+    assert llm_server.requests, "the judge was never asked"
+    assert audit_counts(gate_database_url)[0] == before + 1
