@@ -67,6 +67,8 @@ def quarter_period(quarter: str, timezone: str) -> Period:
     except (ZoneInfoNotFoundError, ValueError):
         raise ExportError(f"unknown timezone {timezone!r}") from None
     start = datetime(year, 3 * number - 2, 1, tzinfo=zone)
+    if year + number // 4 > datetime.max.year:  # 9999Q4 would end in the year 10000
+        raise ExportError(f"no quarter after 9999Q3: {quarter!r}")
     end = datetime(year + number // 4, 1 if number == 4 else 3 * number + 1, 1, tzinfo=zone)
     return Period(f"{year}Q{number}", timezone, start, end)
 
