@@ -88,7 +88,7 @@ def test_bad_dates_are_refused(runner: CliRunner, tmp_path: Path, command: str, 
     assert code == 2 and "as_of" in output
 
 
-EXPORT_TRICKS = ["2026Q4/../../x", "../../etc/passwd", "2026Q9", "2026Q4\x00", "", "Q4"]
+EXPORT_TRICKS = ["2026Q4/../../x", "../../etc/passwd", "2026Q9", "2026Q4\x00", "", "Q4", "9999Q4"]
 
 
 @pytest.mark.parametrize("quarter", EXPORT_TRICKS, ids=[repr(q) for q in EXPORT_TRICKS])

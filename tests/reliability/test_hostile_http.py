@@ -180,6 +180,23 @@ CASES |= {
     "static-swagger-dotdot": page("GET", "/static/swagger-ui/..%2f..%2f..%2fpyproject.toml", 404),
     "login-open-redirect": page("POST", "/login", 401, data={"key": "x", "next": "//evil.example"}),
     "login-nul-key": page("POST", "/login", 401, data={"key": "lgk_" + "\x00" * 20}),
+    "export-quarter-dotdot": api(
+        "GET", "/api/v1/audit/export", 422, params={"quarter": "../../etc/passwd"}
+    ),
+    "export-quarter-nul": api("GET", "/api/v1/audit/export", 422, params={"quarter": "2026Q4\x00"}),
+    "export-quarter-9": api("GET", "/api/v1/audit/export", 422, params={"quarter": "2026Q9"}),
+    "export-quarter-year-99999": api(
+        "GET", "/api/v1/audit/export", 422, params={"quarter": "99999Q1"}
+    ),
+    "export-quarter-year-0": api(
+        "GET", "/api/v1/audit/export", 200, 422, params={"quarter": "0000Q1"}
+    ),
+    "export-quarter-far": api(
+        "GET", "/api/v1/audit/export", 200, 422, params={"quarter": "9999Q4"}
+    ),
+    "export-quarter-missing": api("GET", "/api/v1/audit/export", 422),
+    "page-pack-dotdot": page("GET", "/audit/pack", 422, params={"quarter": "../../x"}),
+    "page-pack-far": page("GET", "/audit/pack", 200, 422, params={"quarter": "9999Q4"}),
     "review-huge-id": page(
         "POST", "/review/99999999999999999999", 303, 404, 422, data={"decision": "x"}
     ),

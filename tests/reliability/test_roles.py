@@ -38,6 +38,7 @@ ROUTES: dict[tuple[str, str], tuple[str | None, dict[str, Any]]] = {
     ("GET", "/laws/{law_id}"): ("laws", {}),
     ("GET", "/laws/{law_id}/articles/{number}"): ("laws", {}),
     ("GET", "/audit"): ("audit", {}),
+    ("GET", "/audit/pack"): ("audit", {"params": {"quarter": "2020Q1"}}),
     ("GET", "/review"): ("review", {}),
     ("POST", "/review/{review_id}"): ("review", {"data": {"decision": "confirm"}}),
     ("GET", "/login"): (None, {}),
@@ -112,6 +113,8 @@ MAPPING_PATHS = [
     "/var/lexgate.sqlite3",
     "/api/v1/audit/export?quarter=../../var/pseudonym-map.sqlite3",
     "/api/v1/audit/export?quarter=2026Q4%2f..%2f..%2fpseudonym-map",
+    "/audit/pack?quarter=../../var/pseudonym-map.sqlite3",
+    "/audit/pack?quarter=2026Q4%00.sqlite3",
 ]
 
 
@@ -120,7 +123,11 @@ def test_the_mapping_store_is_never_served(
     gate_client: TestClient, gate_keys: dict[str, str], path: str
 ) -> None:
     """No path, however tricked, returns the pseudonym mapping store or the secret (admin key)."""
-    response = gate_client.get(path, headers=bearer(gate_keys["admin"]))
+    gate_client.cookies.set("lexgate_key", gate_keys["admin"])
+    try:
+        response = gate_client.get(path, headers=bearer(gate_keys["admin"]), follow_redirects=False)
+    finally:
+        gate_client.cookies.clear()
     assert response.status_code in (400, 403, 404, 422), (response.status_code, response.text[:200])
     assert b"SQLite format 3" not in response.content
 
