@@ -205,7 +205,6 @@ CASES |= {
 
 def _send(client: TestClient, case: Hostile, key: str) -> Any:
     headers = dict(case.headers)
-    cookies = None
     if case.page:
         client.cookies.set("lexgate_key", key)
     else:
@@ -218,7 +217,6 @@ def _send(client: TestClient, case: Hostile, key: str) -> Any:
         kwargs["content"] = case.content
     elif case.data is not None:
         kwargs["data"] = case.data
-    del cookies
     try:
         return timed(lambda: client.request(case.method, case.path, **kwargs))
     finally:
