@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import zipfile
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from typer.testing import CliRunner
 
 from lexgate import cli
 from lexgate.settings import get_settings
+from tests.reliability.conftest import TestClient, bearer
 
 FILES: dict[str, bytes] = {
     "empty": b"",
@@ -22,6 +25,7 @@ FILES: dict[str, bytes] = {
     "huge-article": "《中华人民共和国民法典》第九九九九九九九九九条".encode(),
     "sql-html": "《民法典'; DROP TABLE law;--》第一条<script>alert(1)</script>".encode(),
 }
+RAW_SUBJECT = "cli-raw-subject-77e0a1"
 BAD_JSONL = b'{"id": 1, "answer": "\\u0000"}\nnot json\n[1, 2]\n{"answer": 5}\n'
 
 
@@ -127,17 +131,28 @@ def test_other_commands_refuse_garbage(runner: CliRunner, args: list[str]) -> No
         assert code != 0 and output.strip()
 
 
-def test_export_never_names_a_raw_subject(runner: CliRunner, tmp_path: Path) -> None:
-    """Answers gated with a subject id through the web app's recorder leave no raw id in a pack."""
+def test_export_never_names_a_raw_subject(
+    runner: CliRunner, tmp_path: Path, gate_client: TestClient, gate_keys: dict[str, str]
+) -> None:
+    """An answer gated with a subject id over HTTP leaves no raw id in `lexgate audit export`."""
+    gated = gate_client.post(
+        "/api/v1/gate",
+        json={"answer": "《中华人民共和国民法典》第一千零八十七条", "subject_id": RAW_SUBJECT},
+        headers=bearer(gate_keys["checker"]),
+    )
+    assert gated.status_code == 200, gated.text[:300]
+    today = date.today()
+    quarter = f"{today.year}Q{(today.month - 1) // 3 + 1}"
     out = tmp_path / "pack.zip"
-    code, output = _invoke(runner, ["audit", "export", "--quarter", "2026Q4", "--out", str(out)])
-    if code != 0:
-        pytest.skip(f"no export in this build: {output[-200:]}")
-    import zipfile
+    code, output = _invoke(runner, ["audit", "export", "--quarter", quarter, "--out", str(out)])
+    assert code == 0, output[-500:]
 
     with zipfile.ZipFile(out) as pack:
-        for name in pack.namelist():
-            text = pack.read(name).decode("utf-8", errors="replace")
-            assert "subject-raw-id-4f1c9e" not in text and "fault-subject" not in text, name
-            if name.endswith(".json"):
-                json.loads(text)
+        texts = {
+            name: pack.read(name).decode("utf-8", errors="replace") for name in pack.namelist()
+        }
+    assert any("subj_" in text for text in texts.values())  # the cases are there, pseudonymous
+    for name, text in texts.items():
+        assert RAW_SUBJECT not in text, name
+        if name.endswith(".json"):
+            json.loads(text)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import io
+import zipfile
+from datetime import date
 from typing import Any
 
 import pytest
@@ -157,6 +160,19 @@ def test_no_response_or_record_holds_a_raw_subject_id(
                 assert subject not in dump and session not in dump, table
     finally:
         engine.dispose()
+    # The quarter's evidence pack, downloaded by an auditor, names neither.
+    quarter = f"{date.today().year}Q{(date.today().month - 1) // 3 + 1}"
+    pack = gate_client.get(
+        "/api/v1/audit/export", params={"quarter": quarter}, headers=bearer(gate_keys["auditor"])
+    )
+    assert pack.status_code == 200, pack.text[:300]
+    with zipfile.ZipFile(io.BytesIO(pack.content)) as archive:
+        names = archive.namelist()
+        assert any(name.endswith(".jsonl") for name in names), names
+        texts = {name: archive.read(name).decode("utf-8", errors="replace") for name in names}
+    assert any("subj_" in text for text in texts.values())  # the cases are there, pseudonymous
+    for name, text in texts.items():
+        assert subject not in text and session not in text, name
 
 
 def test_keys_are_stored_hashed(gate_database_url: str, gate_keys: dict[str, str]) -> None:
