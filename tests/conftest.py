@@ -99,17 +99,28 @@ def corpus_database_url(
     bundled_corpus: CorpusRead,
 ) -> str:
     """A database per backend holding the bundled corpus and the repealed laws. Never write."""
+    return new_corpus_database(request, tmp_path_factory, bundled_corpus, "corpus")
+
+
+def new_corpus_database(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    corpus: CorpusRead,
+    name: str,
+) -> str:
+    """A new database on the backend named by request.param (sqlite/postgresql), migrated,
+    holding the corpus and the repealed laws; its URL."""
     from legaldb import import_corpus, make_engine, read_repealed, upgrade
 
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('corpus') / 'corpus.sqlite3'}"
+        url = f"sqlite:///{tmp_path_factory.mktemp(name) / f'{name}.sqlite3'}"
     else:
         admin_url = request.getfixturevalue("postgres_admin_url")
-        url = create_postgres_database(admin_url, f"corpus_{uuid.uuid4().hex[:12]}")
+        url = create_postgres_database(admin_url, f"{name}_{uuid.uuid4().hex[:12]}")
     upgrade(url)
     engine = make_engine(url)
     try:
-        import_corpus(engine, bundled_corpus, repealed=read_repealed())
+        import_corpus(engine, corpus, repealed=read_repealed())
     finally:
         engine.dispose()
     return url

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-import uuid
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,7 +17,7 @@ from sqlalchemy.orm import Session
 from legaldb import make_engine
 from legaldb.orm import AuditAttempt, AuditCase, AuditCitation
 from lexgate.settings import Settings
-from tests.conftest import BACKENDS, create_postgres_database
+from tests.conftest import BACKENDS, new_corpus_database
 from tests.web.conftest import bearer, corpus_client, corpus_keys  # noqa: F401 (fixtures)
 from web import create_app, create_key
 from web.models import ROLES
@@ -77,20 +76,7 @@ def gate_database_url(
     bundled_corpus: CorpusRead,
 ) -> str:
     """Its own database with the bundled corpus (the shared corpus database is read-only)."""
-    from legaldb import import_corpus, make_engine, read_repealed, upgrade
-
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('gate') / 'gate.sqlite3'}"
-    else:
-        admin_url = request.getfixturevalue("postgres_admin_url")
-        url = create_postgres_database(admin_url, f"gate_{uuid.uuid4().hex[:12]}")
-    upgrade(url)
-    engine = make_engine(url)
-    try:
-        import_corpus(engine, bundled_corpus, repealed=read_repealed())
-    finally:
-        engine.dispose()
-    return url
+    return new_corpus_database(request, tmp_path_factory, bundled_corpus, "gate")
 
 
 def private_settings(database_url: str, directory: Path, **overrides: object) -> Settings:

@@ -20,9 +20,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from audit import Pseudonymizer
-from legaldb import make_engine, upgrade
+from legaldb import make_engine
 from lexgate.settings import Settings
-from tests.conftest import BACKENDS, create_postgres_database
+from tests.conftest import BACKENDS, new_corpus_database
 from tests.web.conftest import TestClient, client_for
 from web import create_key
 from web.models import ROLES
@@ -40,20 +40,7 @@ def corpus_template(
     bundled_corpus: CorpusRead,
 ) -> str:
     """A database holding the bundled corpus, only ever copied (no connection stays open)."""
-    from legaldb import import_corpus, read_repealed
-
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('template') / 'template.sqlite3'}"
-    else:
-        admin_url = request.getfixturevalue("postgres_admin_url")
-        url = create_postgres_database(admin_url, f"tmpl_{uuid.uuid4().hex[:12]}")
-    upgrade(url)
-    engine = make_engine(url)
-    try:
-        import_corpus(engine, bundled_corpus, repealed=read_repealed())
-    finally:
-        engine.dispose()
-    return url
+    return new_corpus_database(request, tmp_path_factory, bundled_corpus, "template")
 
 
 def _copy_database(template_url: str, tmp_path: Path) -> str:
