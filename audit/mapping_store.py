@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
-import time
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager, suppress
 from datetime import UTC, datetime
@@ -26,8 +25,8 @@ from audit.errors import (
     PseudonymConflictError,
 )
 from audit.models import MappingEntry
+from audit.private_files import create_private, use_wal
 
-PRIVATE_MODE = 0o600
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 10.0
 SECRET_BYTES = 32
@@ -39,32 +38,6 @@ CREATE TABLE IF NOT EXISTS pseudonym_map (
     first_seen TEXT NOT NULL  -- ISO 8601, UTC
 ) WITHOUT ROWID
 """
-
-
-def _use_wal(connection: sqlite3.Connection) -> None:
-    """PRAGMA journal_mode = WAL, retried while another process holds the database (the
-    switch does not wait on the busy timeout)."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_S
-    while True:
-        try:
-            connection.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)
-
-
-def _create_private(path: Path) -> int | None:
-    """Create path with mode exactly 0600 and return its open descriptor; None if it exists."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        descriptor = os.open(path, flags, PRIVATE_MODE)
-    except FileExistsError:
-        return None
-    os.fchmod(descriptor, PRIVATE_MODE)  # the umask may have narrowed it; set it exactly
-    return descriptor
 
 
 def check_private(path: Path) -> None:
@@ -91,7 +64,7 @@ def load_or_create_secret(path: Path) -> bytes:
     path = Path(path)
     if not path.exists():
         temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-        descriptor = _create_private(temporary)
+        descriptor = create_private(temporary)
         if descriptor is None:
             raise MappingStoreError(f"could not create a temporary secret file {temporary}")
         try:
@@ -140,7 +113,7 @@ class MappingStore:
     def __init__(self, path: Path | str, *, create: bool = True) -> None:
         self.path = Path(path)
         if create:
-            descriptor = _create_private(self.path)
+            descriptor = create_private(self.path)
             if descriptor is not None:
                 os.close(descriptor)
         elif not self.path.exists():
@@ -161,7 +134,7 @@ class MappingStore:
                 connection.execute("COMMIT")
                 # WAL: one fsync per commit, readers never wait for the writer. Its -wal and
                 # -shm files, like a journal, get the database file's mode.
-                _use_wal(connection)
+                use_wal(connection, BUSY_TIMEOUT_S)
             elif version != SCHEMA_VERSION:
                 raise MappingStoreError(
                     f"{self.path} is not a LexGate mapping store (schema version {version})"

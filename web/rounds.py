@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -22,10 +21,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import quote
 
+from audit.private_files import create_private, use_wal
 from gate.models import RoundRecord
 from web.errors import AuditUnavailable
 
-PRIVATE_MODE = 0o600
 BUSY_TIMEOUT_S = 30.0  # as the main SQLite database's: writers queue behind the lock
 ROUND_TTL = timedelta(hours=24)
 SCHEMA_VERSION = 1
@@ -101,7 +100,9 @@ class RoundStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self._write_lock = threading.Lock()
-        _create_private(self.path)
+        descriptor = create_private(self.path)
+        if descriptor is not None:
+            os.close(descriptor)
         mode = os.stat(self.path).st_mode & 0o777
         if mode & 0o077:
             raise AuditUnavailable(
@@ -116,7 +117,7 @@ class RoundStore:
                 connection.execute(_SCHEMA)
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             connection.execute("COMMIT")
-            _use_wal(connection)
+            use_wal(connection, BUSY_TIMEOUT_S)
 
     def __repr__(self) -> str:
         return f"RoundStore({str(self.path)!r})"
@@ -158,30 +159,3 @@ class RoundStore:
                 connection.execute("ROLLBACK")
                 raise
             connection.execute("COMMIT")
-
-
-def _use_wal(connection: sqlite3.Connection) -> None:
-    """PRAGMA journal_mode = WAL, retried while another connection holds the database."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_S
-    while True:
-        try:
-            connection.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)
-
-
-def _create_private(path: Path) -> None:
-    """Create path with mode exactly 0600 unless it exists (never through a symlink)."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        descriptor = os.open(path, flags, PRIVATE_MODE)
-    except FileExistsError:
-        return
-    try:
-        os.fchmod(descriptor, PRIVATE_MODE)
-    finally:
-        os.close(descriptor)
