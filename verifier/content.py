@@ -11,6 +11,7 @@ real answers, and each law version searched costs an index build (about 0.1 s, t
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
 from weakref import WeakKeyDictionary
@@ -26,9 +27,14 @@ FOUND_IN_LIMIT = 3
 LOCATION_MIN_SCORE = 0.6
 STRONG_LOCATION = 0.8  # a match elsewhere in the same law ends the search
 INDEXES_PER_REPOSITORY = 256
+LOCATIONS_PER_REPOSITORY = 8192  # memoised quote locations (under 2 KB each)
 
 ArticleKey = tuple[int, str | None]
+Located = tuple[tuple[tuple[ArticleKey, str], QuoteScore], ...]
 _INDEXES: WeakKeyDictionary[StatuteRepository, dict[int, QuoteIndex[tuple[ArticleKey, str]]]] = (
+    WeakKeyDictionary()
+)
+_LOCATED: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple[int, str, int], Located]] = (
     WeakKeyDictionary()
 )
 
@@ -46,6 +52,23 @@ def version_index(repo: StatuteRepository, version_id: int) -> QuoteIndex[tuple[
         )
         indexes[version_id] = index
     return index
+
+
+def located(repo: StatuteRepository, version_id: int, quote: str, limit: int) -> Located:
+    """Where in one version the quote is (`QuoteIndex.locate`), memoised per repository (least
+    recently used out): the same recitations recur across answers and reruns, and locating one
+    is the costliest step of a check (docs/performance.md)."""
+    memo = _LOCATED.setdefault(repo, OrderedDict())
+    key = (version_id, quote, limit)
+    found = memo.get(key)
+    if found is None:
+        found = tuple(version_index(repo, version_id).locate(quote, limit=limit))
+        memo[key] = found
+        if len(memo) > LOCATIONS_PER_REPOSITORY:
+            memo.popitem(last=False)
+    else:
+        memo.move_to_end(key)
+    return found
 
 
 def _locate(
@@ -70,20 +93,15 @@ def _locate(
                             "other_version")
                 )  # fmt: skip
     cited = {(number, suffix or None)}
-    same = version_index(repo, version.id).locate(quote, limit=FOUND_IN_LIMIT + 1)
-    for (key, label), located in same:
+    for (key, label), where in located(repo, version.id, quote, FOUND_IN_LIMIT + 1):
         if key not in cited:
-            found.append(
-                FoundIn(law.name, label, version.label, round(located.score, 4), "same_law")
-            )
+            found.append(FoundIn(law.name, label, version.label, round(where.score, 4), "same_law"))
     if any(where.score >= STRONG_LOCATION for where in found):
         other_laws = ()  # found in the law itself: no need to look in the others
     for other_law, other_version in other_laws:
-        for (_, label), located in version_index(repo, other_version.id).locate(
-            quote, limit=FOUND_IN_LIMIT
-        ):
+        for (_, label), where in located(repo, other_version.id, quote, FOUND_IN_LIMIT):
             found.append(
-                FoundIn(other_law.name, label, other_version.label, round(located.score, 4),
+                FoundIn(other_law.name, label, other_version.label, round(where.score, 4),
                         "elsewhere")
             )  # fmt: skip
     found.sort(key=lambda where: where.score, reverse=True)

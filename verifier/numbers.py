@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from textnorm import NumeralError, cn_to_int
 from verifier.models import NumberConflict, Quantity, QuantityKind
@@ -149,7 +150,14 @@ def _classify(match: re.Match[str], text: str) -> tuple[QuantityKind, float, str
 
 def find_quantities(text: str) -> list[Quantity]:
     """Every quantity stated in text, in order; 三至五年 gives 三年 and 五年."""
-    found = []
+    return list(_quantities(text))
+
+
+@lru_cache(maxsize=16384)
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    """find_quantities, memoised: article texts recur across answers, and one claim sentence
+    (法律依据：第119条、第120条 …) is the claim of every citation it lists."""
+    found: list[Quantity] = []
     for match in _QUANTITY.finditer(text):
         if match.start() > 0 and text[match.start() - 1] == "第":
             continue  # an ordinal or a label: 第三人, 第八十二条
@@ -161,7 +169,7 @@ def find_quantities(text: str) -> list[Quantity]:
         quantity = Quantity(kind, value, unit, match.group(), match.start(), match.end(), bound)
         low = _bare_range_low(text, quantity)
         found.extend([low, quantity] if low else [quantity])
-    return found
+    return tuple(found)
 
 
 def _same_value(kind: str, first: float, second: float) -> bool:
@@ -169,7 +177,7 @@ def _same_value(kind: str, first: float, second: float) -> bool:
     return abs(first - second) <= tolerance * max(abs(first), abs(second))
 
 
-def _intervals(quantities: list[Quantity], text: str) -> list[tuple[str, _Interval]]:
+def _intervals(quantities: tuple[Quantity, ...], text: str) -> list[tuple[str, _Interval]]:
     """(family, interval) for every range (一千元以上五千元以下, 三至五年) and lone bound (十万元以下)."""
     intervals = []
     paired: set[int] = set()
@@ -224,12 +232,20 @@ def _unit_scale(quantity: Quantity) -> float:
     return 1.0
 
 
+@lru_cache(maxsize=16384)
+def _article_quantities(
+    article_text: str,
+) -> tuple[tuple[Quantity, ...], tuple[tuple[str, _Interval], ...]]:
+    """The quantities of an article and its ranges and bounds, memoised (texts never change)."""
+    quantities = _quantities(article_text)
+    return quantities, tuple(_intervals(quantities, article_text))
+
+
 def number_conflicts(claim_text: str, article_text: str) -> list[NumberConflict]:
     """Quantities of the claim that the article contradicts (see the module docstring)."""
-    article = find_quantities(article_text)
-    intervals = _intervals(article, article_text)
+    article, intervals = _article_quantities(article_text)
     conflicts: dict[tuple[str, float], NumberConflict] = {}
-    for claim in find_quantities(claim_text):
+    for claim in _quantities(claim_text):
         family = _unit_family(claim.kind, claim.unit)
         stated = [q for q in article if _unit_family(q.kind, q.unit) == family]
         if not stated or any(_same_value(claim.kind, claim.value, q.value) for q in stated):

@@ -1,0 +1,81 @@
+"""The verifier's memos change speed, never results: cold, warm and evicting runs agree."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from legaldb import StatuteRepository
+from tests.conftest import SHARED_DIR
+from verifier import check, content, numbers, result_to_json
+
+AS_OF = date(2023, 8, 1)
+
+
+def _answers_with_quotes(limit: int) -> list[str]:
+    """Real answers that recite text (「…」 or “…”), where quote location runs."""
+    path = SHARED_DIR / "eval" / "flzx_dev_answers.jsonl"
+    answers = [json.loads(line)["answer"] for line in path.read_text("utf-8").splitlines()]
+    return [a for a in answers if "“" in a or "「" in a][:limit]
+
+
+def _results(repo: StatuteRepository, answers: list[str]) -> list[object]:
+    return [result_to_json(check(answer, repo, AS_OF)) for answer in answers]
+
+
+def _forget(repo: StatuteRepository) -> None:
+    content._LOCATED.pop(repo, None)
+    numbers._quantities.cache_clear()
+    numbers._article_quantities.cache_clear()
+
+
+def test_warm_and_evicting_checks_equal_cold_ones(
+    statute_repository: StatuteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers = _answers_with_quotes(150)
+    _forget(statute_repository)
+    cold = _results(statute_repository, answers)
+    located = len(content._LOCATED[statute_repository])
+    assert located > 20, "the sample must exercise quote location"
+    assert _results(statute_repository, answers) == cold  # every location from the memo
+
+    monkeypatch.setattr(content, "LOCATIONS_PER_REPOSITORY", 5)
+    _forget(statute_repository)
+    assert _results(statute_repository, answers) == cold  # evicting all the time
+    assert len(content._LOCATED[statute_repository]) == 5
+
+
+def test_location_memo_keeps_the_most_recently_used(
+    statute_repository: StatuteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(content, "LOCATIONS_PER_REPOSITORY", 2)
+    _forget(statute_repository)
+    law = statute_repository.resolve("民法典")
+    assert law is not None
+    version = statute_repository.version_in_force(law.id, date(2026, 1, 1))
+    assert version is not None
+    quotes = [
+        "当事人一方不履行合同义务或者履行合同义务不符合约定的，应当承担继续履行、采取补救措施或者赔偿损失等违约责任。",
+        "夫妻双方自愿离婚的，应当签订书面离婚协议，并亲自到婚姻登记机关申请离婚登记。",
+        "自然人的民事权利能力一律平等。",
+    ]
+    first = content.located(statute_repository, version.id, quotes[0], 3)
+    content.located(statute_repository, version.id, quotes[1], 3)
+    content.located(statute_repository, version.id, quotes[0], 3)  # used again: kept
+    content.located(statute_repository, version.id, quotes[2], 3)  # pushes out quotes[1]
+    memo = content._LOCATED[statute_repository]
+    assert [key[1] for key in memo] == [quotes[0], quotes[2]]
+    assert first and first[0][0][1] == "第五百七十七条"
+
+
+def test_quantities_are_fresh_lists() -> None:
+    text = "处三年以上七年以下有期徒刑，并处五万元罚金"
+    found = numbers.find_quantities(text)
+    found.clear()
+    assert [(q.kind, q.value) for q in numbers.find_quantities(text)] == [
+        ("duration", 3 * 365.0),
+        ("duration", 7 * 365.0),
+        ("amount", 50_000.0),
+    ]
