@@ -106,8 +106,8 @@ async def _send_all(
                         parsed = response.json()
                     except ValueError:
                         parsed = None
-                except httpx.HTTPError:
-                    status, parsed = 0, None
+                except httpx.HTTPError as error:  # reported with its kind, status 0
+                    status, parsed = 0, {"transport_error": repr(error)}
                 replies.append(
                     Reply(
                         status, time.monotonic() - started, parsed, started, str(body["subject_id"])
@@ -460,11 +460,25 @@ def soak(backend: str, requests: int, concurrency: int, workers: int, outage_s: 
                 )
                 good = good and json_503 and report.slowest_during_s < OUTAGE_REPLY_BOUND_S
                 good = good and not report.records.lost and not report.records.half_written
+        if not good:
+            _print_server_trouble(directory)
         return good
     finally:
         if database is not None:
             database.cleanup()
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def _print_server_trouble(directory: Path) -> None:
+    """The server log's lines about dead workers and errors (the log is deleted after)."""
+    for log in sorted(directory.glob("serve-*.log")):
+        lines = log.read_text("utf-8", errors="replace").splitlines()
+        trouble = [
+            x for x in lines if not x.rstrip().endswith((" 200 OK", " 503 Service Unavailable"))
+        ]
+        print(f"  {log.name}: {len(lines)} lines; other than 200/503 replies:", flush=True)
+        for line in trouble[-40:]:
+            print(f"    {line}", flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -121,6 +121,13 @@ class Settings(BaseSettings):
         description="Open the pages / and /laws without an API key (as role checker). "
         "`make run` turns it on for its loopback server; the API always needs a key.",
     )
+    web_keep_alive_s: int = Field(
+        default=75,
+        ge=1,
+        description="Seconds `lexgate serve` keeps an idle client connection open; longer than "
+        "the proxy's or client's own idle timeout (nginx upstream: 60 s), so that the server "
+        "never closes a connection a new request is being sent on.",
+    )
     web_key_cache_s: float = Field(
         default=10.0,
         ge=0,

@@ -41,6 +41,7 @@ def serve(
         proxy_headers=True,
         forwarded_allow_ips=settings.web_forwarded_allow_ips,
         log_level="info",
+        timeout_keep_alive=settings.web_keep_alive_s,
     )
 
 

@@ -3,8 +3,12 @@
 The decision is the gate's (`gate.assess` on the verifier's check, `record_attempt` for the
 round); the record is the audit module's (`audit.record`, given the check so the answer is not
 checked twice). The round between requests lives in the `RoundStore`. One request writes the
-audit tables in one transaction inside the round store's write transaction: if the audit write
-fails, neither changes and the caller gets a 503.
+audit tables in one transaction. The next answer of a kept round is recorded inside the round
+store's write transaction (two answers of one session are serialised; if the audit write fails,
+neither changes and the caller gets a 503). The first answer of a round is recorded without it,
+so new rounds are gated in parallel; the lock is then taken only to keep the round while it is
+open (if that fails, the answer is recorded and the caller gets a 503: its retry starts a new
+case).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from audit.models import PseudonymKind
 from audit.review import enqueue
 from gate import Policy, assess
 from gate.judge import DEFAULT_THRESHOLD, Judge, apply_judge, judge_from_settings
-from gate.models import RoundRecord
+from gate.models import GateResult, RoundRecord
 from gate.rounds import open_round, record_attempt
 from legaldb import StatuteRepository
 from lexgate.settings import Settings
@@ -130,6 +134,53 @@ def _continues(found: OpenRound | None, request: GateRequestData) -> bool:
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class _Recording:
+    """What one gate request writes to the audit trail: the attempt, and its review items."""
+
+    engine: Engine
+    repo: StatuteRepository
+    tools: AuditTools
+    subject_id: str | None
+    after: RoundRecord
+    attempt: int
+    check: verifier.CheckResult
+    result: GateResult
+
+    def write(self, case_id: str | None) -> str:
+        """Record the attempt (in case_id, or a new case); its case id. CaseMismatchError when
+        case_id's record does not hold the round's earlier answers; AuditUnavailable when the
+        audit trail cannot be written."""
+        try:
+            written = record(
+                self.engine,
+                self.after,
+                repo=self.repo,
+                pseudonymizer=self.tools.pseudonymizer,
+                store=self.tools.mappings,
+                subject_id=self.subject_id,
+                case_id=case_id,
+                checks={self.attempt: self.check},
+            )
+        except CaseMismatchError:
+            raise  # an AuditError too, but the caller's to handle (409)
+        except AuditError as error:
+            log.warning("gate request not recorded: %s", error)
+            raise AuditUnavailable(
+                "the answer was not gated: its audit record could not be written"
+            ) from error
+        if self.result.judged:
+            try:  # the unsure judgements go to the human review queue
+                as_of = date.fromisoformat(self.after.as_of)
+                enqueue(self.engine, written, self.attempt, self.result.judged, as_of=as_of)
+            except AuditError as error:
+                log.warning("judgements not queued for review: %s", error)
+                raise AuditUnavailable(
+                    "the answer was recorded but its review items could not be queued"
+                ) from error
+        return written
+
+
 def gate_and_record(
     request: GateRequestData,
     *,
@@ -189,53 +240,68 @@ def gate_and_record(
             attempt=attempt,
         )
     after = record_attempt(current, request.answer, result)
+    recording = _Recording(engine, repo, tools, request.subject_id, after, attempt, check, result)
+    if continuing and case_id is not None:
+        case_id = _next_answer(tools.rounds, session, subject, current, case_id, recording)
+    else:
+        case_id = _new_round(tools.rounds, session, subject, found is not None, recording)
+    return GateOutcome(session_id=session_id, case_id=case_id, round=after)
+
+
+def _new_round(
+    rounds: RoundStore, session: str, subject: str | None, replaces: bool, recording: _Recording
+) -> str:
+    """Record the first answer of a new round; its case id.
+
+    Nothing kept is read, so the record is written outside the round store's lock (gates of new
+    rounds run in parallel); the lock is taken only to keep the round while it is open, or to
+    forget the session's earlier round it `replaces`.
+    """
+    case_id = recording.write(None)
+    if recording.after.state == "open":
+        with rounds.transaction() as transaction:
+            transaction.put(session, subject, case_id, recording.after)
+    elif replaces:
+        with rounds.transaction() as transaction:
+            transaction.delete(session)
+    return case_id
+
+
+def _next_answer(
+    rounds: RoundStore,
+    session: str,
+    subject: str | None,
+    current: RoundRecord,
+    case_id: str,
+    recording: _Recording,
+) -> str:
+    """Record the next answer of the kept round `current` under the round store's lock, after
+    checking that no other answer of the session continued it meanwhile; its case id."""
     mismatch: CaseMismatchError | None = None
-    with tools.rounds.transaction() as transaction:
+    with rounds.transaction() as transaction:
         stored = transaction.get(session)
-        if continuing and (stored is None or stored.record != current):
+        if stored is None or stored.record != current:
             raise RoundConflict(
                 "another answer of this session was gated meanwhile; send it again",
                 field="attempt",
             )
         try:
-            case_id = record(
-                engine,
-                after,
-                repo=repo,
-                pseudonymizer=pseudonymizer,
-                store=tools.mappings,
-                subject_id=request.subject_id,
-                case_id=case_id,
-                checks={attempt: check},
-            )
+            case_id = recording.write(case_id)
         except CaseMismatchError as error:
             mismatch = error  # the kept round is useless: forget it (committed), then refuse
             transaction.delete(session)
-        except AuditError as error:
-            log.warning("gate request not recorded: %s", error)
-            raise AuditUnavailable(
-                "the answer was not gated: its audit record could not be written"
-            ) from error
         else:
-            if result.judged:
-                try:  # the unsure judgements go to the human review queue
-                    enqueue(engine, case_id, attempt, result.judged, as_of=check_date)
-                except AuditError as error:
-                    log.warning("judgements not queued for review: %s", error)
-                    raise AuditUnavailable(
-                        "the answer was recorded but its review items could not be queued"
-                    ) from error
-            if after.state == "open":
-                transaction.put(session, subject, case_id, after)
-            elif stored is not None:
+            if recording.after.state == "open":
+                transaction.put(session, subject, case_id, recording.after)
+            else:
                 transaction.delete(session)
-    if mismatch is not None or case_id is None:
+    if mismatch is not None:
         raise RoundConflict(
             f"the round no longer matches its audit record ({mismatch}); start a new one "
             "with attempt 1",
             field="session_id",
         )
-    return GateOutcome(session_id=session_id, case_id=case_id, round=after)
+    return case_id
 
 
 __all__ = [

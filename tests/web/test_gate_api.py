@@ -272,3 +272,40 @@ def test_the_round_store_is_private_and_forgets_idle_rounds(gated_app: GatedApp)
     assert kept is not None and kept.record.session_id == "s-ttl"
     later = datetime.now(UTC) + ROUND_TTL * 1.01
     assert rounds.get(session, now=later) is None
+
+
+def test_new_rounds_are_recorded_outside_the_round_store_lock(
+    gated_app: GatedApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While another writer holds the round store, a first answer that ends its round is gated
+    and recorded (it needs no kept round); one that opens a round is recorded, then 503 because
+    the round cannot be kept; a continuing answer is refused, nothing of it recorded."""
+    import sqlite3
+
+    import web.rounds
+
+    opened = _gate(gated_app, question=QUESTION, answer=THREE_CITATIONS, session_id="s-lock",
+                   as_of="2024-01-01").json()  # fmt: skip
+    monkeypatch.setattr(web.rounds, "BUSY_TIMEOUT_S", 0.2)
+    holder = sqlite3.connect(gated_app.settings.web_round_store_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        passed = _gate(gated_app, answer=GOOD_ANSWER, session_id="s-free", as_of="2024-01-01")
+        assert passed.status_code == 200, passed.text
+        assert passed.json()["round"]["state"] == "passed"
+        assert _rows(gated_app, CASE_TABLE, case_id=passed.json()["case_id"]) != []
+
+        cases_before = len(_rows(gated_app, CASE_TABLE))
+        kept = _gate(gated_app, answer=THREE_CITATIONS, session_id="s-new", as_of="2024-01-01")
+        assert kept.status_code == 503 and kept.json()["error"]["code"] == "audit_unavailable"
+        assert len(_rows(gated_app, CASE_TABLE)) == cases_before + 1  # recorded, not kept
+
+        attempts_before = len(_rows(gated_app, ATTEMPT_TABLE, case_id=opened["case_id"]))
+        second = _gate(gated_app, question=QUESTION, answer=GOOD_ANSWER, session_id="s-lock")
+        assert second.status_code == 503
+        assert len(_rows(gated_app, ATTEMPT_TABLE, case_id=opened["case_id"])) == attempts_before
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    second = _gate(gated_app, question=QUESTION, answer=GOOD_ANSWER, session_id="s-lock")
+    assert second.status_code == 200 and second.json()["case_id"] == opened["case_id"]

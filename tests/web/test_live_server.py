@@ -70,3 +70,17 @@ def test_real_server_checks_and_sends_headers(live_server: LiveServer) -> None:
         assert refused.json()["error"]["code"] == "unauthorized"
         page = client.get("/", follow_redirects=False)
         assert page.status_code == 303 and page.headers["location"] == "/login?next=/"
+
+
+def test_idle_connections_outlive_uvicorns_default_keep_alive(live_server: LiveServer) -> None:
+    """A connection idle for 6 s (uvicorn's own default closes it after 5 s) still takes the
+    next request: LEXGATE_WEB_KEEP_ALIVE_S, 75 s by default, longer than a proxy's idle time."""
+    import time
+
+    request = b"GET /api/v1/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", live_server.port), timeout=30) as sock:
+        for pause in (0.0, 6.0):
+            time.sleep(pause)
+            sock.sendall(request)
+            reply = sock.recv(65536)
+            assert reply.startswith(b"HTTP/1.1 200 "), (pause, reply[:100])
