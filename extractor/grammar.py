@@ -30,12 +30,21 @@ class _Part(NamedTuple):
     start: int
     end: int
     last: int | None = None  # the end of a range of 项 (第一项至第三项)
+    more: tuple[int, ...] = ()  # the further numbers of a list (第二、三款, 第（一）、（二）项)
 
     def numbers(self) -> list[int]:
-        """The 项 numbers this part stands for (a range is expanded, within MAX_RANGE)."""
+        """The numbers this part stands for (a range is expanded, within MAX_RANGE)."""
+        if self.more:
+            return list(dict.fromkeys((self.number, *self.more)))
         if self.last is not None and self.number < self.last <= self.number + MAX_RANGE:
             return list(range(self.number, self.last + 1))
         return [self.number]
+
+
+def _listed(unit: str, ordinal: Token, rest: tuple[Token, ...]) -> _Part:
+    """A list of 款 or 项 numbers sharing one 第…款/项: 第二、三款, 第（一）、（二）项."""
+    first, *more = [_number(token) for token in rest if token.type in ("NUM", "PAREN_NUM")]
+    return _Part(unit, first, ordinal.start_pos or 0, rest[-1].end_pos or 0, more=tuple(more))
 
 
 def _number(token: Token) -> int:
@@ -105,7 +114,15 @@ class ChainBuilder(Transformer[Token, Any]):
     def item(self, ordinal: Token, number: Token, unit: Token) -> _Part:
         return _Part("项", _number(number), ordinal.start_pos or 0, unit.end_pos or 0)
 
+    def paragraph_list(self, ordinal: Token, *rest: Token) -> _Part:
+        return _listed("款", ordinal, rest)
+
+    def item_list(self, ordinal: Token, *rest: Token) -> _Part:
+        return _listed("项", ordinal, rest)
+
     def item_range(self, low: _Part, to: Token, high: _Part) -> _Part:
+        if low.more or high.more:  # 第一、二项至第四项: read as the list and the last
+            return _Part("项", low.number, low.start, high.end, more=(*low.more, *high.numbers()))
         return _Part("项", low.number, low.start, high.end, high.number)
 
     def article(
@@ -120,21 +137,15 @@ class ChainBuilder(Transformer[Token, Any]):
                 end = part.end_pos or end
         if parts:
             end = max(part.end for part in parts.values())
-        paragraph, item = parts.get("款"), parts.get("项")
-        return _with_items(
-            Reference(
-                ordinal.start_pos or 0,
-                end,
-                _number(number),
-                suffix,
-                paragraph.number if paragraph else None,
-            ),
-            item,
-        )
+        reference = Reference(ordinal.start_pos or 0, end, _number(number), suffix)
+        return _with_parts(reference, parts.get("款"), parts.get("项"))
+
+    def bare_article(self, number: Token, unit: Token, *rest: Any) -> tuple[Reference, ...]:
+        return self.article(number, number, unit, *rest)
 
     def paragraph_only(self, paragraph: _Part, item: _Part | None = None) -> tuple[Reference, ...]:
         end = item.end if item else paragraph.end
-        return _with_items(Reference(paragraph.start, end, None, None, paragraph.number), item)
+        return _with_parts(Reference(paragraph.start, end, None), paragraph, item)
 
     def item_only(self, item: _Part) -> tuple[Reference, ...]:
         return _with_items(Reference(item.start, item.end, None), item)
@@ -156,11 +167,24 @@ class ChainBuilder(Transformer[Token, Any]):
 
 
 def _with_items(reference: Reference, item: _Part | None) -> tuple[Reference, ...]:
-    """The reference with its 项, one reference per 项 of a range (marked range)."""
+    """The reference with its 项: one reference per 项 of a list, or of a range (marked range)."""
     if item is None:
         return (reference,)
     numbers = item.numbers()
-    return tuple(replace(reference, item=n, range=len(numbers) > 1) for n in numbers)
+    ranged = len(numbers) > 1 and not item.more
+    return tuple(replace(reference, item=n, range=ranged) for n in numbers)
+
+
+def _with_parts(
+    reference: Reference, paragraph: _Part | None, item: _Part | None
+) -> tuple[Reference, ...]:
+    """The reference with its 款 and 项: one reference per 款 of a list (第二、三款), the 项
+    (第二、三款第一项, rare) going with the last 款 only."""
+    if paragraph is None:
+        return _with_items(reference, item)
+    *firsts, last = paragraph.numbers()
+    listed = tuple(replace(reference, paragraph=n) for n in firsts)
+    return listed + _with_items(replace(reference, paragraph=last), item)
 
 
 # The transformer runs inside the LALR parse (no tree is built: twice as fast).

@@ -186,6 +186,57 @@ FORMS: list[tuple[str, str, list[Row]]] = [
         ],
     ),
     (
+        "compact-paragraphs",
+        "《民法典》第一千零七十九条第二、三款规定",
+        [
+            ("《民法典》第一千零七十九条第二、三款", MFD, 1079, None, 2, None, False, False),
+            ("第一千零七十九条第二、三款", MFD, 1079, None, 3, None, True, False),
+        ],
+    ),
+    (
+        "compact-items-parenthesised",
+        "依照《劳动合同法》第三十八条第一款第（一）、（二）项",
+        [
+            (
+                "《劳动合同法》第三十八条第一款第（一）、（二）项",
+                LDHT,
+                38,
+                None,
+                1,
+                1,
+                False,
+                False,
+            ),
+            ("第三十八条第一款第（一）、（二）项", LDHT, 38, None, 1, 2, True, False),
+        ],
+    ),
+    (
+        "compact-items",
+        "《劳动合同法》第四十四条第一、二、四项",
+        [
+            ("《劳动合同法》第四十四条第一、二、四项", LDHT, 44, None, None, 1, False, False),
+            ("第四十四条第一、二、四项", LDHT, 44, None, None, 2, True, False),
+            ("第四十四条第一、二、四项", LDHT, 44, None, None, 4, True, False),
+        ],
+    ),
+    (
+        "compact-paragraphs-as-member",
+        "《劳动合同法》第十条第一款、第二、三款",
+        [
+            ("《劳动合同法》第十条第一款", LDHT, 10, None, 1, None, False, False),
+            ("第二、三款", LDHT, 10, None, 2, None, True, False),
+            ("第二、三款", LDHT, 10, None, 3, None, True, False),
+        ],
+    ),
+    (
+        "list-member-without-di",
+        "《劳动合同法》第三十九条、四十条第一款规定",
+        [
+            ("《劳动合同法》第三十九条", LDHT, 39, None, None, None, False, False),
+            ("四十条第一款", LDHT, 40, None, 1, None, True, False),
+        ],
+    ),
+    (
         "range-arabic",
         "《民法典》第1145至1147条",
         [

@@ -56,3 +56,21 @@ def test_garbage_paragraphs_after_a_citation(lexicon: Lexicon) -> None:
     text = "《中华人民共和国道路交通安全法》第129条第2款第1款第2款第3款"
     citations = extract(text, lexicon)
     assert [(c.article, c.paragraph) for c in citations] == [(129, 2)]
+
+
+BARE_NUMBERS_AFTER_A_CITATION = [
+    # (id, text, the only (article, paragraph, item) expected)
+    ("comma-then-count", "《劳动法》第三十六条，三条规定都要看。", [(36, None, None)]),
+    ("measure-word-after-list", "《劳动法》第三十六条、三条路可走。", [(36, None, None)]),
+    ("items-after-paragraph-alone", "依照本条第二款第（一）、（二）项的规定处理。", []),
+    ("count-of-items", "《劳动法》第三十六条规定了一、二项内容。", [(36, None, None)]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [b[1:] for b in BARE_NUMBERS_AFTER_A_CITATION],
+                         ids=[b[0] for b in BARE_NUMBERS_AFTER_A_CITATION])  # fmt: skip
+def test_bare_numbers_near_a_citation(
+    text: str, expected: list[tuple[int, int | None, int | None]], lexicon: Lexicon
+) -> None:
+    """A list member may drop its 第 only after 、 and only as N条; nothing else is read."""
+    assert [(c.article, c.paragraph, c.item) for c in extract(text, lexicon)] == expected
