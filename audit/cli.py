@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 from zoneinfo import ZoneInfo
 
@@ -146,6 +147,7 @@ def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
         """Write the quarter's evidence pack (quarter boundaries in LEXGATE_TIMEZONE)."""
         from audit.export import export_pack
         from audit.pseudonyms import pseudonymizer_from_settings
+        from audit.signing import load_or_create_signing_key, signature_path
 
         settings = settings_loader()
         try:
@@ -156,6 +158,7 @@ def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
                 timezone=settings.timezone,
                 scheme=pseudonymizer_from_settings(settings).scheme,
                 overwrite=force,
+                signing_key=load_or_create_signing_key(settings.audit_signing_key_path),
             )
         except AuditError as error:
             raise _fail(str(error)) from None
@@ -164,21 +167,64 @@ def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
                 f"the audit tables cannot be read ({error}); run `lexgate db init` first"
             ) from None
         typer.echo(f"wrote {summary.path}: {_summary_line(summary)}")
-        typer.echo("Keep the sha256 apart from the pack: it identifies this exact file.")
+        typer.echo(f"signed: {signature_path(summary.path)} by key {summary.signer}")
+        typer.echo(
+            "Auditors check it with `lexgate audit verify PACK --public-key KEY.pem`, the key "
+            "from `lexgate audit public-key`, given to them once by another channel."
+        )
 
     @audit_app.command("verify")
     def verify_command(
         file: Annotated[str, typer.Argument(help="The evidence pack (zip) to check.")],
+        public_key: Annotated[
+            str | None,
+            typer.Option(
+                "--public-key",
+                help="The exporting server's public key (PEM): also check the pack's signature.",
+            ),
+        ] = None,
+        signature: Annotated[
+            str | None,
+            typer.Option("--signature", help="The signature file (default: FILE.sig)."),
+        ] = None,
     ) -> None:
-        """Check a pack: members, checksums, schemas, counts, layout; exit 1 naming a problem."""
+        """Check a pack: members, checksums, schemas, counts, layout, and with --public-key its
+        signature; exit 1 naming a problem."""
         from audit.pack import verify_pack
+        from audit.signing import check_pack_signature, signature_path, signer_of
 
         try:
             summary = verify_pack(file)
+            if public_key is not None:
+                signer = check_pack_signature(file, public_key, signature)
+                note = f"signature OK: signed by the given key {signer}"
+            else:
+                beside = Path(signature) if signature else signature_path(file)
+                note = (
+                    f"signature by key {signer_of(beside.read_bytes())} not checked: give the "
+                    "server's public key with --public-key"
+                    if beside.is_file()
+                    else "no signature beside it"
+                )
         except PackInvalidError as error:
             typer.echo(f"INVALID {file}: {error}", err=True)
             raise typer.Exit(1) from None
         typer.echo(f"OK {file}: {_summary_line(summary)}")
+        typer.echo(note)
+
+    @audit_app.command("public-key")
+    def public_key_command() -> None:
+        """Print the public key that signs this server's evidence packs (PEM), for auditors;
+        its fingerprint goes to standard error. Makes the key pair if there is none yet."""
+        from audit.signing import fingerprint, load_or_create_signing_key, public_key_pem
+
+        settings = settings_loader()
+        try:
+            key = load_or_create_signing_key(settings.audit_signing_key_path)
+        except AuditError as error:
+            raise _fail(str(error)) from None
+        typer.echo(public_key_pem(key), nl=False)
+        typer.echo(f"fingerprint {fingerprint(key.public_key())}", err=True)
 
 
 __all__ = ["register"]

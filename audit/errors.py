@@ -43,8 +43,16 @@ class ExportError(AuditError):
     """An evidence pack cannot be made (a bad quarter, a file that fails its schema)."""
 
 
+class SigningKeyError(ExportError):
+    """The pack signing key cannot be made or read (its file, its mode, its contents)."""
+
+
 class PackInvalidError(AuditError):
     """A received evidence pack fails verification; the message names what is wrong."""
+
+
+class PackSignatureError(PackInvalidError):
+    """A pack's signature is missing or malformed, made by another key, or does not verify."""
 
 
 class ReviewError(AuditError):

@@ -20,6 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy.engine import Engine
 
 from audit.clusters import compute_clusters
@@ -45,6 +46,7 @@ from audit.pack import (
 from audit.pseudonyms import parse_pseudonym
 from audit.recorder import ATTEMPT_TABLE, CASE_TABLE, CITATION_TABLE
 from audit.review import reviews_by_case
+from audit.signing import fingerprint, sign_pack, signature_path
 from gate.models import INVENTED_SIGNALS
 from gate.standards import DEPRECATED_SIGNALS
 from textnorm import article_label
@@ -442,8 +444,10 @@ def export_pack(
     scheme: PseudonymScheme,
     overwrite: bool = False,
     now: datetime | None = None,
+    signing_key: Ed25519PrivateKey | None = None,
 ) -> PackSummary:
-    """Write the evidence pack of a quarter (2026Q4) to out (default lexgate-audit-2026Q4.zip).
+    """Write the evidence pack of a quarter (2026Q4) to out (default lexgate-audit-2026Q4.zip),
+    and with signing_key its detached signature beside it (out + .sig, audit/signing.py).
 
     ExportError, with nothing written, for a bad quarter or a pack that fails validation.
     """
@@ -462,7 +466,12 @@ def export_pack(
         pack_id=pack_id,
     )
     data = zip_bytes(members, generated_at)
+    signed = signature_path(target)
+    if signing_key is not None and signed.exists() and not overwrite:
+        raise ExportError(f"{signed} exists; choose another --out or allow overwriting")
     _write_atomically(target, data, overwrite=overwrite)
+    if signing_key is not None:  # after the pack: a signature never stands beside no pack
+        _write_atomically(signed, sign_pack(data, signing_key), overwrite=True)
     return PackSummary(
         path=str(target),
         pack_id=pack_id,
@@ -472,6 +481,7 @@ def export_pack(
         citations=sum(a["counts"]["citations"] for case in cases for a in case["attempts"]),
         sha256=sha256_hex(data),
         size_bytes=len(data),
+        signer=fingerprint(signing_key.public_key()) if signing_key is not None else None,
     )
 
 

@@ -13,7 +13,7 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import closing, contextmanager, suppress
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -25,7 +25,7 @@ from audit.errors import (
     PseudonymConflictError,
 )
 from audit.models import MappingEntry
-from audit.private_files import create_private, use_wal
+from audit.private_files import create_private, use_wal, write_private_once
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 10.0
@@ -62,21 +62,10 @@ def load_or_create_secret(path: Path) -> bytes:
     into place; the link fails for all but the first, and every process reads the winner's.
     """
     path = Path(path)
-    if not path.exists():
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-        descriptor = create_private(temporary)
-        if descriptor is None:
-            raise MappingStoreError(f"could not create a temporary secret file {temporary}")
-        try:
-            try:
-                os.write(descriptor, (secrets.token_hex(SECRET_BYTES) + "\n").encode("ascii"))
-                os.fsync(descriptor)
-            finally:
-                os.close(descriptor)
-            with suppress(FileExistsError):  # another process was first: use its secret
-                os.link(temporary, path)
-        finally:
-            temporary.unlink(missing_ok=True)
+    try:
+        write_private_once(path, (secrets.token_hex(SECRET_BYTES) + "\n").encode("ascii"))
+    except OSError as error:
+        raise MappingStoreError(f"could not create the audit secret {path}: {error}") from error
     check_private(path)
     secret = path.read_text(encoding="utf-8").strip()
     if len(secret) < 16:

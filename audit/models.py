@@ -164,6 +164,9 @@ class PackSummary:
     citations: int
     sha256: str  # of the whole zip file, for the record kept apart from the pack
     size_bytes: int
+    signer: str | None = (
+        None  # the fingerprint of the key that signed it (or whose signature checked)
+    )
 
 
 @dataclass(frozen=True, slots=True)

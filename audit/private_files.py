@@ -1,13 +1,16 @@
-"""Private local SQLite files (the mapping store, the web's round store): created 0600, WAL.
+"""Private local files (the mapping store and the web's round store, SQLite in WAL; the audit
+secret and the pack signing key): created 0600, never through a symlink.
 
-Shared by every store that must never be readable by anyone but the server's user.
+Shared by everything that must never be readable by anyone but the server's user.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import sqlite3
 import time
+from contextlib import suppress
 from pathlib import Path
 
 PRIVATE_MODE = 0o600
@@ -24,6 +27,28 @@ def create_private(path: Path) -> int | None:
         return None
     os.fchmod(descriptor, PRIVATE_MODE)  # the umask may have narrowed it; set it exactly
     return descriptor
+
+
+def write_private_once(path: Path, data: bytes) -> None:
+    """Create path (mode 0600) holding data, unless it exists. Two processes starting together
+    agree: each writes a complete temporary file and links it into place; the link fails for
+    all but the first, and every process then reads the winner's. OSError if it cannot."""
+    if path.exists():
+        return
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    descriptor = create_private(temporary)
+    if descriptor is None:
+        raise FileExistsError(f"could not create a temporary file {temporary}")
+    try:
+        try:
+            os.write(descriptor, data)
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        with suppress(FileExistsError):  # another process was first: keep its file
+            os.link(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def use_wal(connection: sqlite3.Connection, timeout_s: float) -> None:

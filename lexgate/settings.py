@@ -102,6 +102,11 @@ class Settings(BaseSettings):
         description="Private SQLite file (mode 0600) mapping pseudonyms back to real ids; "
         "server-local, read only by `lexgate audit trace`.",
     )
+    audit_signing_key_path: Path = Field(
+        default=Path("var/audit-signing-key.pem"),
+        description="Private Ed25519 key (PEM, mode 0600, made on first use) signing every "
+        "evidence pack; give auditors its public half (`lexgate audit public-key`).",
+    )
     web_host: str = Field(
         default="127.0.0.1", description="Address `lexgate serve` listens on (loopback by default)."
     )

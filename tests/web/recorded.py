@@ -77,6 +77,7 @@ def gate_settings(database_url: str, tmp_path: Path) -> Settings:
         audit_secret=SecretStr(AUDIT_SECRET),
         mapping_store_path=tmp_path / "private" / "pseudonym-map.sqlite3",
         web_round_store_path=tmp_path / "private" / "open-rounds.sqlite3",
+        audit_signing_key_path=tmp_path / "private" / "audit-signing-key.pem",
     )
 
 

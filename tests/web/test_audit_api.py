@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import pytest
 
 from audit import verify_pack
+from audit.signing import fingerprint, load_or_create_signing_key, verify_signature
 from tests.web.conftest import THREE_CITATIONS, VERIFIED, bearer, client_for
 from tests.web.recorded import GatedApp, gate_settings
 from verifier import today
@@ -45,6 +47,11 @@ def test_export_downloads_a_pack_that_verifies(
     summary = verify_pack(pack)
     assert (summary.period, summary.cases, summary.attempts) == (quarter, 2, 3)
     assert summary.citations == 3 + 1 + 1
+    # Signed with the server's key: the .sig file, base64, in X-LexGate-Signature.
+    signature = base64.b64decode(response.headers["x-lexgate-signature"])
+    server_key = load_or_create_signing_key(gated_app.settings.audit_signing_key_path)
+    signer = verify_signature(response.content, signature, server_key.public_key())
+    assert signer == fingerprint(server_key.public_key())
 
 
 def test_export_of_an_empty_quarter_verifies(gated_app: GatedApp, tmp_path: Path) -> None:
@@ -113,3 +120,18 @@ def test_export_when_the_database_is_down_is_503(tmp_path: Path) -> None:
         )
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "database_unavailable"
+
+
+def test_an_unusable_signing_key_is_503_naming_it(gated_app: GatedApp) -> None:
+    """A signing key readable by others: no pack is sent unsigned; 503 saying why."""
+    path = gated_app.settings.audit_signing_key_path
+    load_or_create_signing_key(path)
+    path.chmod(0o644)
+    response = gated_app.client.get(
+        "/api/v1/audit/export",
+        params={"quarter": "2001Q1"},
+        headers=bearer(gated_app.keys["auditor"]),
+    )
+    assert response.status_code == 503
+    error = response.json()["error"]
+    assert error["code"] == "audit_unavailable" and "mode 0644" in error["message"]

@@ -36,5 +36,9 @@ def export_quarter(
     verify`."""
     period = parse_quarter(quarter, settings.timezone)
     return pack_download(
-        engine, period, timezone=settings.timezone, scheme=tools.pseudonymizer.scheme
+        engine,
+        period,
+        timezone=settings.timezone,
+        scheme=tools.pseudonymizer.scheme,
+        signing_key_path=settings.audit_signing_key_path,
     )

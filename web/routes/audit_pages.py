@@ -73,5 +73,9 @@ def audit_pack(
     """The quarter's evidence pack, for the page's download button (the login cookie's key)."""
     period = parse_quarter(quarter.strip(), settings.timezone)
     return pack_download(
-        engine, period, timezone=settings.timezone, scheme=tools.pseudonymizer.scheme
+        engine,
+        period,
+        timezone=settings.timezone,
+        scheme=tools.pseudonymizer.scheme,
+        signing_key_path=settings.audit_signing_key_path,
     )
