@@ -75,12 +75,19 @@ def test_real_server_checks_and_sends_headers(live_server: LiveServer) -> None:
 def test_idle_connections_outlive_uvicorns_default_keep_alive(live_server: LiveServer) -> None:
     """A connection idle for 6 s (uvicorn's own default closes it after 5 s) still takes the
     next request: LEXGATE_WEB_KEEP_ALIVE_S, 75 s by default, longer than a proxy's idle time."""
+    import http.client
     import time
 
-    request = b"GET /api/v1/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-    with socket.create_connection(("127.0.0.1", live_server.port), timeout=30) as sock:
-        for pause in (0.0, 6.0):
-            time.sleep(pause)
-            sock.sendall(request)
-            reply = sock.recv(65536)
-            assert reply.startswith(b"HTTP/1.1 200 "), (pause, reply[:100])
+    connection = http.client.HTTPConnection("127.0.0.1", live_server.port, timeout=30)
+    try:
+        connection.request("GET", "/api/v1/healthz")
+        first = connection.getresponse()
+        assert first.status == 200 and first.read() == b'{"status":"ok"}'
+        opened = connection.sock
+        time.sleep(6)
+        connection.request("GET", "/api/v1/healthz")  # closed by the server: RemoteDisconnected
+        second = connection.getresponse()
+        assert second.status == 200 and second.read() == b'{"status":"ok"}'
+        assert connection.sock is opened  # the same connection, not a new one
+    finally:
+        connection.close()
