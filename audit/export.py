@@ -414,10 +414,14 @@ def build_members(
     return [(MANIFEST, json_bytes(manifest)), *((name, files[name]) for name in MEMBERS[1:])]
 
 
-def _write_atomically(target: Path, data: bytes, *, overwrite: bool) -> None:
-    """data into target by way of a temporary file in the same directory and a rename."""
+def _refuse_existing(target: Path, *, overwrite: bool) -> None:
     if target.exists() and not overwrite:
         raise ExportError(f"{target} exists; choose another --out or allow overwriting")
+
+
+def _write_atomically(target: Path, data: bytes, *, overwrite: bool) -> None:
+    """data into target by way of a temporary file in the same directory and a rename."""
+    _refuse_existing(target, overwrite=overwrite)
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.tmp")
     try:
@@ -467,8 +471,8 @@ def export_pack(
     )
     data = zip_bytes(members, generated_at)
     signed = signature_path(target)
-    if signing_key is not None and signed.exists() and not overwrite:
-        raise ExportError(f"{signed} exists; choose another --out or allow overwriting")
+    if signing_key is not None:
+        _refuse_existing(signed, overwrite=overwrite)  # before the pack is written
     _write_atomically(target, data, overwrite=overwrite)
     if signing_key is not None:  # after the pack: a signature never stands beside no pack
         _write_atomically(signed, sign_pack(data, signing_key), overwrite=True)

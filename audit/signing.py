@@ -42,13 +42,14 @@ def load_or_create_signing_key(path: Path | str) -> Ed25519PrivateKey:
     no Ed25519 private key.
     """
     path = Path(path)
-    new_key = Ed25519PrivateKey.generate().private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
     try:
-        write_private_once(path, new_key)
+        if not path.exists():
+            new_key = Ed25519PrivateKey.generate().private_bytes(
+                serialization.Encoding.PEM,
+                serialization.PrivateFormat.PKCS8,
+                serialization.NoEncryption(),
+            )
+            write_private_once(path, new_key)
         mode = path.stat().st_mode & 0o777
         data = path.read_bytes()
     except OSError as error:

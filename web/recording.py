@@ -258,12 +258,13 @@ def _new_round(
     forget the session's earlier round it `replaces`.
     """
     case_id = recording.write(None)
-    if recording.after.state == "open":
+    keep = recording.after.state == "open"
+    if keep or replaces:
         with rounds.transaction() as transaction:
-            transaction.put(session, subject, case_id, recording.after)
-    elif replaces:
-        with rounds.transaction() as transaction:
-            transaction.delete(session)
+            if keep:
+                transaction.put(session, subject, case_id, recording.after)
+            else:
+                transaction.delete(session)
     return case_id
 
 
