@@ -59,9 +59,17 @@ def environment() -> Environment:
     return env
 
 
+_STOP_AFTER_QUOTED_SENTENCE = re.compile(r"(?<=[。！？])”。")
+
+
 def render(template: str, **context: Any) -> str:
-    """One template rendered with context, stripped of surrounding whitespace."""
-    return environment().get_template(f"{template}.j2").render(**context).strip()
+    """One template rendered with context, stripped of surrounding whitespace.
+
+    A quotation that ends its own sentence (…责任。”) takes no second full stop after the
+    closing mark, as Chinese punctuation rules (GB/T 15834) write it.
+    """
+    text = environment().get_template(f"{template}.j2").render(**context).strip()
+    return _STOP_AFTER_QUOTED_SENTENCE.sub("”", text)
 
 
 def make_fact(

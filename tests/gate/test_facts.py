@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gate import Policy, assess
-from gate.facts import TEMPLATES_DIR, cn_date, excerpt, passage_with
+from gate.facts import TEMPLATES_DIR, cn_date, excerpt, no_citations_fact, passage_with
 from gate.models import FactKind
 from tests.gate.builders import checked, citation, invented, outside, repealed, verdict
 from verifier.models import ArticleRef, Facts, FoundIn, NumberConflict, QuoteCheck, Verdict
@@ -34,7 +34,7 @@ FACT_CASES: list[tuple[str, Verdict, str]] = [
         repealed(),
         "《中华人民共和国合同法》已于2021年1月1日废止；其第一百零七条对应现行《中华人民共和国民法典》"
         "第五百七十七条：“当事人一方不履行合同义务或者履行合同义务不符合约定的，应当承担继续履行、"
-        "采取补救措施或者赔偿损失等违约责任。”。",
+        "采取补救措施或者赔偿损失等违约责任。”",
     ),
     (
         "not_yet_effective",
@@ -196,3 +196,10 @@ def test_rerun_request_carries_question_answer_instruction_and_facts() -> None:
     assert "第2次作答" in instruction
     assert "共 1260 条" in instruction
     assert "截至2024年1月1日" in instruction
+
+
+def test_a_quoted_sentence_takes_no_second_full_stop() -> None:
+    """A quotation that ends its own sentence is not followed by another 。 (…责任。” not 。”。)."""
+    fact = no_citations_fact(["您可以要求对方赔偿损失。", "对方应当承担违约责任。"], Policy())
+    assert fact.text.endswith("2.“对方应当承担违约责任。”")
+    assert "”。" not in fact.text
