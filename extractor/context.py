@@ -22,6 +22,7 @@ from extractor.grammar import parse_span
 from extractor.lexicon import Lexicon
 from extractor.models import Chain, Citation, LawMention, Quote, Reference
 from extractor.quotes import find_claim, find_quote
+from textnorm import strip_category
 
 MAX_CONTINUATION = 800  # characters from the last citation to a bare 第…条 continuing it
 _PREFIX_RE = re.compile(
@@ -74,8 +75,10 @@ def _without_markup(name: str) -> str:
 
 
 def law_of(written: str, lexicon: Lexicon | None) -> str:
-    """The law a written name designates, before the lexicon: 社会法-劳动法 → 劳动法 (a
-    category before a dash), 民法典-物权编 and 民法典合同编 → 民法典 (a part of the code)."""
+    """The law a written name designates, before the lexicon: 社会法-劳动法, 社会法类劳动法 and
+    社会法类中的劳动法 → 劳动法 (a category before it), 民法典-物权编 and 民法典合同编 → 民法典
+    (a part of the code)."""
+    written = strip_category(written)
     dashed = _DASHED_RE.match(written)
     if dashed:
         left, right = dashed.groups()
@@ -98,7 +101,10 @@ def _mention_law(name: str, lexicon: Lexicon | None) -> str | None:
         return None
     if lexicon is not None and (found := lexicon.resolve(name)):
         return found
-    return name if _LAW_SHAPE_RE.search(name) else None
+    law = law_of(name, lexicon)  # 《社会法-劳动法》: the category dropped
+    if law != name and lexicon is not None and (found := lexicon.resolve(law)):
+        return found
+    return law if _LAW_SHAPE_RE.search(law) else None
 
 
 def _citations_of_chain(

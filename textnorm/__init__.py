@@ -4,7 +4,7 @@ It imports nothing of LexGate, so `extractor` and `legaldb` can both use it with
 knowing of each other.
 """
 
-from textnorm.names import normalize_name, strip_prc_prefix, to_halfwidth
+from textnorm.names import normalize_name, strip_category, strip_prc_prefix, to_halfwidth
 from textnorm.numerals import (
     NumeralError,
     article_label,
@@ -20,6 +20,7 @@ __all__ = [
     "int_to_cn",
     "normalize_name",
     "parse_number",
+    "strip_category",
     "strip_prc_prefix",
     "to_halfwidth",
 ]

@@ -11,6 +11,17 @@ _TITLE_MARKS = str.maketrans(
     {"《": "", "》": "", "〈": "", "〉": "", "<": "", ">": "", "«": "", "»": ""}
 )
 _BRACKETS = str.maketrans({"(": "（", ")": "）"})
+# The categories collections file laws under (the corpus's folders, LawBench's labels), which
+# some answers write before a name: 民法商法类中的个人独资企业法, 社会法类残疾人保障法.
+CATEGORIES = (
+    *("宪法相关法", "宪法", "民法典", "民法商法", "行政法规", "行政法", "经济法", "社会法"),
+    *("刑法", "诉讼与非诉讼程序法", "司法解释", "部门规章", "地方性法规", "监察法规"),
+)
+# "X类中的" names any category (公安部类中的…); a bare "X类" only a known one, since names
+# hold 类 too (人类遗传资源管理条例, 森林和野生动物类型自然保护区管理办法).
+_CATEGORY_PREFIX = re.compile(
+    rf"^(?:[\u4e00-\u9fff、]{{2,12}}?类中的|(?:{'|'.join(CATEGORIES)})类)(?=[\u4e00-\u9fff])"
+)
 
 
 def to_halfwidth(text: str) -> str:
@@ -33,6 +44,15 @@ def normalize_name(name: str) -> str:
     name = to_halfwidth(name).translate(_TITLE_MARKS)
     name = _SPACES.sub("", name)
     return name.translate(_BRACKETS)
+
+
+def strip_category(name: str) -> str:
+    """民法商法类中的个人独资企业法 -> 个人独资企业法, 社会法类残疾人保障法 -> 残疾人保障法;
+    a name with no category written before it is returned unchanged."""
+    match = _CATEGORY_PREFIX.match(name)
+    if match is None or len(name) - match.end() < 2:
+        return name
+    return name[match.end() :]
 
 
 def strip_prc_prefix(name: str) -> str:
