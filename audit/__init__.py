@@ -6,12 +6,17 @@ masked (`mask_pii`) and ids pseudonymised (`Pseudonymizer`, mapping kept in `Map
 `verify_pack` checks one received.
 """
 
-from audit.export import export_pack
-from audit.mapping_store import MappingStore
-from audit.masking import mask_pii
-from audit.pack import verify_pack
-from audit.pseudonyms import Pseudonymizer, pseudonymizer_from_settings
-from audit.recorder import record, record_many, record_result, trace
+from typing import TYPE_CHECKING
+
+from textnorm.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from audit.export import export_pack
+    from audit.mapping_store import MappingStore
+    from audit.masking import mask_pii
+    from audit.pack import verify_pack
+    from audit.pseudonyms import Pseudonymizer, pseudonymizer_from_settings
+    from audit.recorder import record, record_many, record_result, trace
 
 __all__ = [
     "MappingStore",
@@ -25,3 +30,15 @@ __all__ = [
     "trace",
     "verify_pack",
 ]
+
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "audit.export": ("export_pack",),
+        "audit.mapping_store": ("MappingStore",),
+        "audit.masking": ("mask_pii",),
+        "audit.pack": ("verify_pack",),
+        "audit.pseudonyms": ("Pseudonymizer", "pseudonymizer_from_settings"),
+        "audit.recorder": ("record", "record_many", "record_result", "trace"),
+    },
+)

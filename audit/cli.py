@@ -9,12 +9,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 from zoneinfo import ZoneInfo
 
 import typer
-from sqlalchemy.exc import SQLAlchemyError
 
 from audit.errors import AuditError, MappingStoreError, PackInvalidError
 from audit.mapping_store import MappingStore
 from audit.models import PackSummary, Trace
-from audit.pack import utc_text
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -44,6 +42,8 @@ def _summary_line(summary: PackSummary) -> str:
 
 
 def _trace_json(found: Trace) -> dict[str, Any]:
+    from audit.pack import utc_text
+
     entry = found.entry
     return {
         "pseudonym": entry.pseudonym,
@@ -78,6 +78,8 @@ def _trace_json(found: Trace) -> dict[str, Any]:
 
 
 def _print_trace(found: Trace, timezone: str) -> None:
+    from audit.pack import utc_text
+
     entry = found.entry
     zone = ZoneInfo(timezone)
     kind = {"subj": "subject", "sess": "session"}.get(entry.kind, entry.kind)
@@ -118,6 +120,8 @@ def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """Resolve a pseudonym to its real id and list its cases (needs the mapping store)."""
+        from sqlalchemy.exc import SQLAlchemyError
+
         from audit.recorder import trace
 
         settings = settings_loader()
@@ -145,6 +149,8 @@ def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
         force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
     ) -> None:
         """Write the quarter's evidence pack (quarter boundaries in LEXGATE_TIMEZONE)."""
+        from sqlalchemy.exc import SQLAlchemyError
+
         from audit.export import export_pack
         from audit.pseudonyms import pseudonymizer_from_settings
         from audit.signing import load_or_create_signing_key, signature_path

@@ -12,7 +12,6 @@ import typer
 
 from extractor.errors import LexiconError
 from extractor.lexicon import Lexicon
-from extractor.pipeline import extract
 
 
 def load_lexicon(path: Path) -> Lexicon:
@@ -84,6 +83,8 @@ def register(app: typer.Typer, lexicon_loader: Callable[[], Lexicon | None]) -> 
 
 
 def _print_citations(stream: TextIO, jsonl: bool, lexicon: Lexicon | None) -> None:
+    from extractor.pipeline import extract
+
     if not jsonl:
         citations = extract(stream.read(), lexicon)
         payload = {"citations": [c.to_json() for c in citations]}

@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
-from gate.decide import evaluate
-from gate.models import GateResult
-from gate.policy import Policy
-from legaldb.repository import StatuteRepository
 from verifier.errors import InputError
 from verifier.inputs import jsonl_items, parse_as_of, read_input
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from gate.models import GateResult
+    from gate.policy import Policy
+    from legaldb.repository import StatuteRepository
 
 
 def result_line(item_id: object, result: GateResult) -> dict[str, Any]:
@@ -38,6 +39,8 @@ def gate_jsonl_lines(
     lines: Iterable[str], repo: StatuteRepository, default_as_of: date, policy: Policy
 ) -> Iterator[str]:
     """One line {"id", "decision", …} per input line {"id", "question"?, "answer", "as_of"?}."""
+    from gate.decide import evaluate
+
     for _, item, answer in jsonl_items(lines):
         question = item.get("question")
         item_id = item.get("id")
@@ -54,6 +57,8 @@ def gate_jsonl_lines(
 
 def print_result(result: GateResult, console: Console) -> None:
     """The decision, the standards, the facts and the rerun request, for a person."""
+    from rich.markup import escape
+
     rate = "—" if result.verifiable_rate is None else f"{result.verifiable_rate:.2f}"
     counts = result.counts
     console.print(
@@ -105,6 +110,9 @@ def register(
     ) -> None:
         """Decide on an answer: pass, rerun (with the facts and request), pass_boundary or
         no_citations, with every quality standard."""
+        from gate.decide import evaluate
+        from gate.policy import Policy
+
         policy = Policy(strict=strict)
         try:
             default_as_of = parse_as_of(as_of, today_loader())
@@ -123,6 +131,8 @@ def register(
         if as_json:
             typer.echo(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2))
         else:
+            from rich.console import Console
+
             print_result(result, Console(highlight=False))
 
 

@@ -9,12 +9,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gate.calibrate import calibrate, read_items, render_report
 from gate.errors import JudgeError, RegeneratorConfigError
-from gate.judge import OpenAIJudge
-from legaldb.repository import StatuteRepository
 
 if TYPE_CHECKING:
+    from legaldb.repository import StatuteRepository
     from lexgate.settings import Settings
 
 
@@ -43,6 +41,9 @@ def register(
     ) -> None:
         """Judge labelled items: confusion matrix, and per threshold 0.5-0.9 how many
         judgements stand, how many of those are right, how many go to review."""
+        from gate.calibrate import calibrate, read_items, render_report
+        from gate.judge import OpenAIJudge
+
         try:
             today = date.fromisoformat(as_of) if as_of else today_loader()
         except ValueError:

@@ -6,24 +6,31 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from sqlalchemy.engine import Engine
 
-from legaldb.engine import make_engine, normalize_url
 from legaldb.errors import LegalDBError
-from legaldb.models import CorpusRead, ImportReport
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from sqlalchemy.engine import Engine
+
+    from legaldb.models import CorpusRead, ImportReport
 
 app = typer.Typer(help="Build, migrate and inspect the statute database.", no_args_is_help=True)
 migrate_app = typer.Typer(help="Move the schema between Alembic revisions.", no_args_is_help=True)
 app.add_typer(migrate_app, name="migrate")
 
-console = Console(highlight=False, soft_wrap=True)
+
+@cache
+def console() -> Console:
+    """The terminal (rich is imported by the commands that print, not by `--help`)."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
 
 
 def _database_url() -> str:
@@ -33,6 +40,8 @@ def _database_url() -> str:
 
 
 def _shown(url: str) -> str:
+    from legaldb.engine import normalize_url
+
     return normalize_url(url).render_as_string(hide_password=True)
 
 
@@ -41,11 +50,12 @@ def _errors_as_exit() -> Iterator[None]:
     try:
         yield
     except LegalDBError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console().print(f"[red]error:[/red] {exc}")
         raise typer.Exit(code=1) from exc
 
 
 def _engine(url: str) -> Engine:
+    from legaldb.engine import make_engine
     from lexgate.settings import get_settings
 
     return make_engine(url, echo=get_settings().sql_echo)
@@ -54,13 +64,15 @@ def _engine(url: str) -> Engine:
 @contextmanager
 def _progress() -> Iterator[Callable[[str, int, int], None]]:
     """A rich progress bar with one task per stage (reading files, writing articles)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=console, transient=False) as progress:
+    with Progress(*columns, console=console(), transient=False) as progress:
         tasks: dict[str, Any] = {}
 
         def update(stage: str, done: int, total: int) -> None:
@@ -84,20 +96,20 @@ def _read_and_import(engine: Engine, source: Path | None) -> ImportReport:
         read_seconds = time.perf_counter() - started
         report = import_corpus(engine, corpus, repealed=read_repealed(), progress=update)
     counts = report.counts
-    console.print(
+    console().print(
         f"Imported {path}: {counts.get('laws', 0)} laws, {counts.get('versions', 0)} versions, "
         f"{counts.get('articles', 0)} articles, {counts.get('aligned', 0)} aligned "
         f"correspondences; read {read_seconds:.1f} s, wrote {report.seconds:.1f} s, "
         f"total {time.perf_counter() - started:.1f} s."
     )
     if report.skipped:
-        console.print(f"Skipped {len(report.skipped)} files (`lexgate db stats` lists them):")
+        console().print(f"Skipped {len(report.skipped)} files (`lexgate db stats` lists them):")
         for line in report.skipped[:20]:
-            console.print(f"  {line}", markup=False)
+            console().print(f"  {line}", markup=False)
         if len(report.skipped) > 20:
-            console.print(f"  … and {len(report.skipped) - 20} more")
+            console().print(f"  … and {len(report.skipped) - 20} more")
     if report.undated:
-        console.print(f"{len(report.undated)} versions without an effective date (see stats).")
+        console().print(f"{len(report.undated)} versions without an effective date (see stats).")
     return report
 
 
@@ -114,16 +126,16 @@ def init() -> None:
         after = current_revision(url)
         where = _shown(url)
         if before == after:
-            console.print(f"{where}: schema already at revision {after}.")
+            console().print(f"{where}: schema already at revision {after}.")
         else:
-            console.print(f"{where}: schema migrated from {before or 'empty'} to {after}.")
+            console().print(f"{where}: schema migrated from {before or 'empty'} to {after}.")
         engine = _engine(url)
         try:
             if is_empty(engine):
-                console.print("The database holds no statutes: importing the bundled corpus.")
+                console().print("The database holds no statutes: importing the bundled corpus.")
                 _read_and_import(engine, None)
             else:
-                console.print("Statutes already imported: nothing to do.")
+                console().print("Statutes already imported: nothing to do.")
         finally:
             engine.dispose()
 
@@ -162,7 +174,7 @@ def stats(
     url = _database_url()
     with _errors_as_exit():
         if current_revision(url) is None:
-            console.print(f"{_shown(url)}: no schema yet; run `lexgate db init`.")
+            console().print(f"{_shown(url)}: no schema yet; run `lexgate db init`.")
             raise typer.Exit(code=1)
         engine = _engine(url)
         try:
@@ -176,37 +188,39 @@ def stats(
 
 
 def _print_stats(url: str, data: dict[str, Any]) -> None:
-    console.print(f"Statute database {_shown(url)}")
+    from rich.table import Table
+
+    console().print(f"Statute database {_shown(url)}")
     table = Table("level", "laws", "versions", "articles")
     for level, row in data["by_level"].items():
         table.add_row(level, str(row["laws"]), str(row["versions"]), str(row["articles"]))
     totals = data["totals"]
     table.add_section()
     table.add_row("total", str(totals["laws"]), str(totals["versions"]), str(totals["articles"]))
-    console.print(table)
-    console.print(f"Deleted articles kept and marked: {totals['deleted_articles']}")
-    console.print(f"Repealed laws: {totals['repealed_laws']}")
+    console().print(table)
+    console().print(f"Deleted articles kept and marked: {totals['deleted_articles']}")
+    console().print(f"Repealed laws: {totals['repealed_laws']}")
     for item in data["repealed"]:
-        console.print(
+        console().print(
             f"  {item['law']}: repealed {item['repealed_on']} by {item['repealed_by']}"
             f" (successor: {item['successor'] or 'none'})",
             markup=False,
         )
     for dataset in data["datasets"]:
-        console.print(
+        console().print(
             f"Dataset {dataset['dataset']}: {dataset['source']} (snapshot {dataset['snapshot']}),"
             f" imported {dataset['imported_at']}",
             markup=False,
         )
         if dataset["complete_levels"]:
             levels = "、".join(dataset["complete_levels"])
-            console.print(f"  claims to cover completely: {levels}")
-        console.print(f"  skipped: {len(dataset['skipped'])}")
+            console().print(f"  claims to cover completely: {levels}")
+        console().print(f"  skipped: {len(dataset['skipped'])}")
         for issue in dataset["skipped"]:
-            console.print(f"    {issue['path']}: {issue['reason']}", markup=False)
-        console.print(f"  versions without an effective date: {len(dataset['undated'])}")
+            console().print(f"    {issue['path']}: {issue['reason']}", markup=False)
+        console().print(f"  versions without an effective date: {len(dataset['undated'])}")
         for line in dataset["undated"]:
-            console.print(f"    {line}", markup=False)
+            console().print(f"    {line}", markup=False)
 
 
 @migrate_app.command("upgrade")
@@ -219,7 +233,7 @@ def migrate_upgrade(
     url = _database_url()
     with _errors_as_exit():
         upgrade(url, revision)
-        console.print(f"{_shown(url)}: at revision {current_revision(url)}.")
+        console().print(f"{_shown(url)}: at revision {current_revision(url)}.")
 
 
 @migrate_app.command("downgrade")
@@ -232,4 +246,4 @@ def migrate_downgrade(
     url = _database_url()
     with _errors_as_exit():
         downgrade(url, revision)
-        console.print(f"{_shown(url)}: at revision {current_revision(url) or 'base'}.")
+        console().print(f"{_shown(url)}: at revision {current_revision(url) or 'base'}.")

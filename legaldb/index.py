@@ -2,16 +2,20 @@
 
 Pure: built from plain rows (the repository runs the SQL), answers without I/O. It holds no
 article texts, so the national corpus fits in tens of megabytes and a lookup is a few dict
-probes and one bisect.
+probes and one bisect. A version's article structure is kept as one marshalled block of rows
+and made into `ArticleInfo` objects the first time the version is asked for: a process touches
+a few hundred versions, and a million articles stay a few bytes each until then.
 """
 
 from __future__ import annotations
 
+import marshal
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from legaldb.models import (
     LEVELS,
@@ -26,6 +30,7 @@ from textnorm import normalize_name, strip_prc_prefix
 from textnorm.names import PRC_PREFIX
 
 _LEVEL_RANK = {level: rank for rank, level in enumerate(LEVELS)}
+ArticleRow = tuple[int, int, str | None, str, bool, tuple[int, ...], tuple[str, ...]]
 
 PROVINCES = (
     "北京", "天津", "上海", "重庆", "河北", "山西", "辽宁", "吉林", "黑龙江", "江苏", "浙江",
@@ -93,6 +98,10 @@ class StatuteIndex:
     # per law: the dated versions sorted by effective_from, and their start ordinals
     dated: dict[int, tuple[VersionInfo, ...]] = field(default_factory=dict)
     starts: dict[int, list[int]] = field(default_factory=dict)
+    # per version: its article rows (number, suffix, label, deleted, item_counts, chapter_path)
+    # marshalled; `articles` holds the versions already made into objects (version_articles)
+    article_rows: dict[int, bytes] = field(default_factory=dict)
+    article_totals: dict[int, int] = field(default_factory=dict)
     articles: dict[int, dict[tuple[int, str | None], ArticleInfo]] = field(default_factory=dict)
     repeals: dict[int, RepealInfo] = field(default_factory=dict)
     successors: dict[tuple[int, int, str | None], tuple[Successor, ...]] = field(
@@ -150,13 +159,32 @@ class StatuteIndex:
             self.dated[law_id] = dated
             self.starts[law_id] = [v.effective_from.toordinal() for v in dated if v.effective_from]
 
-    def add_articles(self, articles: Iterable[ArticleInfo]) -> None:
-        """Register the structure of articles (no texts)."""
-        for article in articles:
-            per_version = self.articles.get(article.version_id)
-            if per_version is None:
-                per_version = self.articles[article.version_id] = {}
-            per_version[article.number, article.suffix] = article
+    def add_article_rows(self, rows: Iterable[ArticleRow]) -> None:
+        """Register the structure of articles (no texts): rows (version_id, number, suffix,
+        label, deleted, item_counts, chapter_path), suffix None for none."""
+        grouped: dict[int, list[tuple[Any, ...]]] = {}
+        for version_id, *row in rows:
+            grouped.setdefault(version_id, []).append(tuple(row))
+        for version_id, items in grouped.items():
+            self.article_rows[version_id] = marshal.dumps(tuple(items))
+            self.article_totals[version_id] = len(items)
+            self.articles.pop(version_id, None)
+
+    def version_articles(self, version_id: int) -> dict[tuple[int, str | None], ArticleInfo]:
+        """The structure of a version's articles by (number, suffix), made on first use."""
+        found = self.articles.get(version_id)
+        if found is None:
+            block = self.article_rows.get(version_id)
+            found = {}
+            for number, suffix, label, deleted, item_counts, chapter_path in (
+                marshal.loads(block) if block else ()
+            ):
+                found[number, suffix] = ArticleInfo(
+                    version_id, number, suffix, label, deleted, len(item_counts), item_counts,
+                    chapter_path,
+                )  # fmt: skip
+            self.articles[version_id] = found
+        return found
 
     def add_repeals(self, repeals: Iterable[RepealInfo]) -> None:
         """Register repeal events (the earliest per law wins)."""
@@ -172,6 +200,57 @@ class StatuteIndex:
         for key, items in grouped.items():
             items.sort(key=lambda s: (s.kind != "curated", -(s.similarity or 0), s.to_number))
             self.successors[key] = tuple(items)
+
+    # --- as plain values (legaldb.snapshot keeps them on disk) ----------------------------
+
+    def to_plain(self) -> dict[str, Any]:
+        """The index as tuples, dicts, strings, ints and bytes (dates as ordinals): what
+        `marshal` writes and `from_plain` rebuilds without normalising a name again."""
+        versions = [
+            (v.id, v.law_id, v.label, _ordinal(v.promulgated), _ordinal(v.effective_from),
+             _ordinal(v.effective_to), v.article_count, v.has_text, v.source, v.effective_rule)
+            for v in self.version_by_id.values()
+        ]  # fmt: skip
+        successors = [
+            (s.from_law_id, s.from_version_id, s.from_number, s.from_suffix, s.to_law_id,
+             s.to_version_id, s.to_number, s.to_suffix, s.kind, s.similarity, s.changed, s.note)
+            for items in self.successors.values()
+            for s in items
+        ]  # fmt: skip
+        return {
+            "laws": [
+                (law.id, law.name, law.short_name, law.level, law.issuer, law.aliases)
+                for law in self.laws.values()
+            ],
+            "keys": self.keys,
+            "lexicon": self.lexicon,
+            "versions": versions,
+            "article_rows": self.article_rows,
+            "article_totals": self.article_totals,
+            "repeals": [
+                (r.law_id, r.repealed_on.toordinal(), r.repealed_by, r.successor_law_id)
+                for r in self.repeals.values()
+            ],
+            "successors": successors,
+        }
+
+    @classmethod
+    def from_plain(cls, plain: dict[str, Any]) -> StatuteIndex:
+        """The index `to_plain` described."""
+        index = cls(keys=plain["keys"], lexicon=plain["lexicon"])
+        index.laws = {row[0]: LawInfo(*row) for row in plain["laws"]}
+        index.add_versions(
+            VersionInfo(key, law_id, label, _date(promulgated), _date(start), _date(end), *rest)
+            for key, law_id, label, promulgated, start, end, *rest in plain["versions"]
+        )
+        index.article_rows = plain["article_rows"]
+        index.article_totals = plain["article_totals"]
+        index.repeals = {
+            law_id: RepealInfo(law_id, date.fromordinal(on), by, successor)
+            for law_id, on, by, successor in plain["repeals"]
+        }
+        index.add_successors(Successor(*row) for row in plain["successors"])
+        return index
 
     # --- answering ------------------------------------------------------------------------
 
@@ -218,11 +297,18 @@ class StatuteIndex:
                 starts=self.starts.get(law_id, []),
                 ends=[v.effective_to.toordinal() if v.effective_to else _NEVER for v in dated],
                 dated=dated,
-                articles=[self.articles.get(v.id, {}) for v in dated],
                 fallback=versions[-1] if versions else None,
-                fallback_articles=self.articles.get(versions[-1].id, {}) if versions else {},
+                version_articles=self.version_articles,
             )
         return timeline
+
+
+def _ordinal(day: date | None) -> int | None:
+    return None if day is None else day.toordinal()
+
+
+def _date(ordinal: int | None) -> date | None:
+    return None if ordinal is None else date.fromordinal(ordinal)
 
 
 _NEVER = date.max.toordinal() + 1
@@ -237,15 +323,14 @@ class Timeline:
     """
 
     __slots__ = (
-        "articles",
         "dated",
         "ends",
         "fallback",
-        "fallback_articles",
         "law",
         "memo",
         "repeal",
         "starts",
+        "version_articles",
     )
 
     def __init__(
@@ -255,18 +340,16 @@ class Timeline:
         starts: list[int],
         ends: list[int],
         dated: tuple[VersionInfo, ...],
-        articles: list[dict[tuple[int, str | None], ArticleInfo]],
         fallback: VersionInfo | None,
-        fallback_articles: dict[tuple[int, str | None], ArticleInfo],
+        version_articles: Callable[[int], dict[tuple[int, str | None], ArticleInfo]],
     ) -> None:
         self.law = law
         self.repeal = repeal
         self.starts = starts
         self.ends = ends
         self.dated = dated
-        self.articles = articles
         self.fallback = fallback
-        self.fallback_articles = fallback_articles
+        self.version_articles = version_articles  # made on first use (StatuteIndex)
         self.memo: dict[tuple[int, bool, int, str | None], Lookup] = {}
 
     def lookup(self, ordinal: int, number: int, suffix: str | None) -> Lookup:
@@ -278,12 +361,11 @@ class Timeline:
         key = (position, in_force, number, suffix)
         found = self.memo.get(key)
         if found is None:
-            if position >= 0:
-                where: VersionInfo | None = self.dated[position]
-                article = self.articles[position].get((number, suffix))
-            else:  # no dated version: the newest undated one, never "in force"
-                where = self.fallback
-                article = self.fallback_articles.get((number, suffix))
+            # no dated version: the newest undated one, never "in force"
+            where = self.dated[position] if position >= 0 else self.fallback
+            article = None
+            if where is not None:
+                article = self.version_articles(where.id).get((number, suffix))
             found = Lookup(self.law, where if in_force else None, article, self.repeal, where)
             if len(self.memo) >= _MEMO_LIMIT:
                 self.memo.clear()

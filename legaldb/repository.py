@@ -1,16 +1,18 @@
 """StatuteRepository: point-in-time answers about statutes, in memory, texts fetched lazily.
 
 `StatuteRepository.load(engine)` reads the structure once (names, versions, article numbers,
-repeals, successors) into a `StatuteIndex`; `lookup` and friends then run no SQL. Article texts
-are read on demand and kept in LRU caches.
+repeals, successors) into a `StatuteIndex`, or with a `cache_dir` from the snapshot there
+(legaldb.snapshot); `lookup` and friends then run no SQL. Article texts are read on demand and
+kept in LRU caches.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -18,7 +20,7 @@ from rapidfuzz import fuzz, process
 from sqlalchemy.engine import Engine
 
 from legaldb import orm
-from legaldb.index import StatuteIndex, Timeline, guess_level_of_name
+from legaldb.index import ArticleRow, StatuteIndex, Timeline, guess_level_of_name
 from legaldb.models import (
     LEVELS,
     ArticleInfo,
@@ -60,33 +62,22 @@ class StatuteRepository:
         )(self._fetch_articles_text)
 
     @classmethod
-    def load(cls, engine: Engine) -> StatuteRepository:
-        """Read the structure of every law into memory (a few seconds for the full corpus)."""
-        index = StatuteIndex()
+    def load(cls, engine: Engine, cache_dir: Path | None = None) -> StatuteRepository:
+        """Read the structure of every law into memory (a second for the national corpus);
+        with `cache_dir`, from the snapshot of this database's content kept there, written
+        on the first load (legaldb.snapshot)."""
+        if cache_dir is None:
+            return cls(engine, *_read_index(engine))
+        from legaldb.snapshot import content_stamp, read_snapshot, snapshot_path, write_snapshot
+
         with engine.connect() as conn:
-            laws = [
-                LawInfo(id=row.id, name=row.name, short_name=row.short_name, level=row.level,
-                        issuer=row.issuer)
-                for row in conn.execute(
-                    sa.select(orm.Law.id, orm.Law.name, orm.Law.short_name, orm.Law.level,
-                              orm.Law.issuer).order_by(orm.Law.id)
-                )
-            ]  # fmt: skip
-            aliases = conn.execute(
-                sa.select(orm.LawAlias.law_id, orm.LawAlias.alias, orm.LawAlias.key).order_by(
-                    orm.LawAlias.id
-                )
-            )
-            index.add_laws(laws, ((r.law_id, r.alias, r.key) for r in aliases))
-            index.add_versions(_versions(conn))
-            index.add_articles(_articles(conn))
-            index.add_repeals(
-                RepealInfo(r.law_id, r.repealed_on, r.repealed_by, r.successor_law_id)
-                for r in conn.execute(sa.select(orm.RepealEvent))
-            )
-            index.add_successors(_successors(conn))
-            manifests = tuple(_manifests(conn))
-        return cls(engine, index, manifests)
+            stamp = content_stamp(conn)
+        path = snapshot_path(cache_dir, engine.url)
+        loaded = read_snapshot(path, stamp)
+        if loaded is None:
+            loaded = _read_index(engine)
+            write_snapshot(path, stamp, *loaded)
+        return cls(engine, *loaded)
 
     # --- names ----------------------------------------------------------------------------
 
@@ -176,8 +167,7 @@ class StatuteRepository:
         self, version_id: int, number: int, suffix: str | None = None
     ) -> ArticleInfo | None:
         """The structure of one article of a version (deleted ones included, marked)."""
-        per_version = self._index.articles.get(version_id)
-        return None if per_version is None else per_version.get((number, suffix or None))
+        return self._index.version_articles(version_id).get((number, suffix or None))
 
     def article_count(self, version_id: int) -> int:
         """The number of the version's last article (刑法: 452; 民法典: 1,260)."""
@@ -245,7 +235,7 @@ class StatuteRepository:
         return None if row is None else ArticleText(info, row.text, _paragraphs(row.paragraphs))
 
     def _fetch_articles_text(self, version_id: int) -> tuple[ArticleText, ...]:
-        structure = self._index.articles.get(version_id, {})
+        structure = self._index.version_articles(version_id)
         with self._engine.connect() as conn:
             rows = conn.execute(
                 sa.select(orm.Article.number, orm.Article.suffix, orm.Article.text,
@@ -292,9 +282,38 @@ class StatuteRepository:
         return {
             "laws": len(self._index.laws),
             "versions": len(self._index.version_by_id),
-            "articles": sum(len(a) for a in self._index.articles.values()),
+            "articles": sum(self._index.article_totals.values()),
             "repealed": len(self._index.repeals),
         }
+
+
+def _read_index(engine: Engine) -> tuple[StatuteIndex, tuple[Manifest, ...]]:
+    """The structure of every law, read from the tables."""
+    index = StatuteIndex()
+    with engine.connect() as conn:
+        laws = [
+            LawInfo(id=row.id, name=row.name, short_name=row.short_name, level=row.level,
+                    issuer=row.issuer)
+            for row in conn.execute(
+                sa.select(orm.Law.id, orm.Law.name, orm.Law.short_name, orm.Law.level,
+                          orm.Law.issuer).order_by(orm.Law.id)
+            )
+        ]  # fmt: skip
+        aliases = conn.execute(
+            sa.select(orm.LawAlias.law_id, orm.LawAlias.alias, orm.LawAlias.key).order_by(
+                orm.LawAlias.id
+            )
+        )
+        index.add_laws(laws, ((r.law_id, r.alias, r.key) for r in aliases))
+        index.add_versions(_versions(conn))
+        index.add_article_rows(_article_rows(conn))
+        index.add_repeals(
+            RepealInfo(r.law_id, r.repealed_on, r.repealed_by, r.successor_law_id)
+            for r in conn.execute(sa.select(orm.RepealEvent))
+        )
+        index.add_successors(_successors(conn))
+        manifests = tuple(_manifests(conn))
+    return index, manifests
 
 
 def _level_rank(level: str) -> int:
@@ -314,16 +333,15 @@ def _versions(conn: sa.Connection) -> list[VersionInfo]:
     return [VersionInfo(*row) for row in rows]
 
 
-def _articles(conn: sa.Connection) -> list[ArticleInfo]:
+def _article_rows(conn: sa.Connection) -> Iterator[ArticleRow]:
     """Article structure; the JSON columns are read as text and parsed once per distinct value."""
     a = orm.Article
     rows = conn.execute(
         sa.select(a.version_id, a.number, a.suffix, a.label, a.deleted,
                   sa.cast(a.item_counts, sa.Text), sa.cast(a.chapter_path, sa.Text))
-    )  # fmt: skip
+    ).tuples()  # fmt: skip
     counts_cache: dict[str, tuple[int, ...]] = {}
     path_cache: dict[str, tuple[str, ...]] = {}
-    articles = []
     for version_id, number, suffix, label, deleted, counts_json, path_json in rows:
         item_counts = counts_cache.get(counts_json)
         if item_counts is None:
@@ -331,11 +349,7 @@ def _articles(conn: sa.Connection) -> list[ArticleInfo]:
         chapter_path = path_cache.get(path_json)
         if chapter_path is None:
             chapter_path = path_cache[path_json] = tuple(json.loads(path_json))
-        articles.append(
-            ArticleInfo(version_id, number, suffix or None, label, bool(deleted),
-                        len(item_counts), item_counts, chapter_path)
-        )  # fmt: skip
-    return articles
+        yield version_id, number, suffix or None, label, bool(deleted), item_counts, chapter_path
 
 
 def _successors(conn: sa.Connection) -> list[Successor]:

@@ -1,23 +1,30 @@
-"""The `lexgate` command: assembles the sub-commands that live beside their packages."""
+"""The `lexgate` command: assembles the sub-commands that live beside their packages.
+
+Every command's module is imported for `--help`, but the libraries behind a command
+(SQLAlchemy, Lark, FastAPI) only when it runs: the packages export their verbs lazily
+(textnorm.lazy) and the CLI modules import their work inside the commands.
+"""
 
 from __future__ import annotations
 
 from datetime import date
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import typer
-from sqlalchemy.exc import SQLAlchemyError
 
 from audit.cli import register as register_audit
-from extractor import Lexicon
 from extractor.cli import register as register_extract
 from gate.cli import register as register_gate
 from gate.judge_cli import register as register_judge
-from legaldb import StatuteRepository
 from legaldb.cli import app as db_app
-from lexgate.settings import get_settings
 from verifier.cli import register as register_check
 from web.cli import register as register_web
+
+if TYPE_CHECKING:
+    from extractor import Lexicon
+    from legaldb import StatuteRepository
+    from lexgate.settings import Settings
 
 app = typer.Typer(
     name="lexgate",
@@ -28,10 +35,19 @@ app = typer.Typer(
 app.add_typer(db_app, name="db")
 
 
+def get_settings() -> Settings:
+    """The process-wide settings (pydantic is imported only by a command that needs them)."""
+    from lexgate.settings import get_settings as settings
+
+    return settings()
+
+
 @lru_cache(maxsize=1)
 def _load_repository() -> StatuteRepository:
     """The statute repository of the configured database (built by `lexgate db init`)."""
-    from legaldb import make_engine
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from legaldb import StatuteRepository, make_engine
     from legaldb.repository import is_empty
 
     settings = get_settings()
@@ -44,7 +60,7 @@ def _load_repository() -> StatuteRepository:
     if empty:
         typer.echo("error: the statute database is empty: run `lexgate db init` first.", err=True)
         raise typer.Exit(1)
-    return StatuteRepository.load(engine)
+    return StatuteRepository.load(engine, settings.cache_dir)
 
 
 def _load_lexicon() -> Lexicon | None:
@@ -54,10 +70,6 @@ def _load_lexicon() -> Lexicon | None:
     return lexicon_of(_load_repository())
 
 
-register_extract(app, _load_lexicon)
-register_check(app, _load_repository)
-
-
 def _today() -> date:
     """Today in the configured timezone: the default as-of date of `lexgate gate`."""
     from verifier import today
@@ -65,8 +77,9 @@ def _today() -> date:
     return today(get_settings().timezone)
 
 
+register_extract(app, _load_lexicon)
+register_check(app, _load_repository)
 register_gate(app, _load_repository, _today)
-
 register_web(app)  # serve, apikey
 register_audit(app, get_settings)  # audit trace, export, verify
 register_judge(app, _load_repository, get_settings, _today)  # judge calibrate

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -24,6 +24,12 @@ class Settings(BaseSettings):
         description="Timezone in which 'today' (the default as-of date) is taken.",
     )
     sql_echo: bool = Field(default=False, description="Log every SQL statement (debugging).")
+    cache_dir: Path | None = Field(
+        default=Path("var/cache"),
+        description="Directory of the statute index snapshot (legaldb.snapshot): read from the "
+        "database once, then loaded by every command and web worker while the statutes are "
+        "unchanged. Empty: no snapshot, each process reads the tables.",
+    )
     llm_base_url: str | None = Field(
         default=None,
         description="Base URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1); "
@@ -149,6 +155,12 @@ class Settings(BaseSettings):
         description="Proxies whose X-Forwarded-For/-Proto `lexgate serve` trusts "
         "(comma-separated addresses, or * behind a private network only).",
     )
+
+    @field_validator("cache_dir", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        """LEXGATE_CACHE_DIR= (empty) turns the snapshot off."""
+        return None if value == "" else value
 
 
 @lru_cache(maxsize=1)

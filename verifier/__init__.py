@@ -4,10 +4,15 @@
 citations already extracted; `classify(...)` is the existence-and-time rule for one provision.
 """
 
-from verifier.check import check, check_citations, lexicon_of, summarize, today
-from verifier.classify import classify
-from verifier.models import CheckResult, Facts, QuoteCheck, Summary, Verdict
-from verifier.serialize import result_to_json, summary_line, verdict_to_json
+from typing import TYPE_CHECKING
+
+from textnorm.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from verifier.check import check, check_citations, lexicon_of, summarize, today
+    from verifier.classify import classify
+    from verifier.models import CheckResult, Facts, QuoteCheck, Summary, Verdict
+    from verifier.serialize import result_to_json, summary_line, verdict_to_json
 
 __all__ = [
     "CheckResult",
@@ -25,3 +30,13 @@ __all__ = [
     "today",
     "verdict_to_json",
 ]
+
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "verifier.check": ("check", "check_citations", "lexicon_of", "summarize", "today"),
+        "verifier.classify": ("classify",),
+        "verifier.models": ("CheckResult", "Facts", "QuoteCheck", "Summary", "Verdict"),
+        "verifier.serialize": ("result_to_json", "summary_line", "verdict_to_json"),
+    },
+)

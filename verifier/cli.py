@@ -3,38 +3,43 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
-from legaldb import StatuteRepository
-from verifier.check import check, today
 from verifier.errors import InputError
 from verifier.inputs import jsonl_items, parse_as_of, read_input
-from verifier.render import render_answer
-from verifier.serialize import result_to_json, summary_to_json, verdict_to_json
+
+if TYPE_CHECKING:
+    from legaldb import StatuteRepository
 
 
-def check_jsonl_lines(lines: list[str], repo: StatuteRepository, default_as_of: date) -> list[str]:
-    """One output line {"id", "citations", "summary"} per input line {"id", "answer", "as_of"?}."""
-    out = []
+def check_jsonl_lines(
+    lines: Iterable[str],
+    repo: StatuteRepository,
+    default_as_of: date,
+    *,
+    with_text: bool = False,
+) -> Iterator[str]:
+    """One output line {"id", "as_of", "citations", "summary"} per input line {"id", "answer",
+    "as_of"?}; without text (the default) see verifier.serialize.verdict_to_json."""
+    from verifier.check import check
+    from verifier.serialize import summary_to_json, verdict_to_json
+
     for _, item, answer in jsonl_items(lines):
         result = check(answer, repo, parse_as_of(item.get("as_of"), default_as_of))
-        out.append(
-            json.dumps(
-                {
-                    "id": item.get("id"),
-                    "as_of": result.as_of,
-                    "citations": [verdict_to_json(v) for v in result.verdicts],
-                    "summary": summary_to_json(result.summary),
-                },
-                ensure_ascii=False,
-            )
+        yield json.dumps(
+            {
+                "id": item.get("id"),
+                "as_of": result.as_of,
+                "citations": [verdict_to_json(v, with_text=with_text) for v in result.verdicts],
+                "summary": summary_to_json(result.summary),
+            },
+            ensure_ascii=False,
         )
-    return out
 
 
 def register(app: typer.Typer, repository_loader: Callable[[], StatuteRepository]) -> None:
@@ -50,21 +55,40 @@ def register(app: typer.Typer, repository_loader: Callable[[], StatuteRepository
         jsonl: Annotated[
             bool, typer.Option("--jsonl", help='FILE holds lines {"id", "answer", "as_of"?}.')
         ] = False,
+        with_text: Annotated[
+            bool,
+            typer.Option(
+                "--with-text",
+                help="JSON with the texts: article, successors, quote and claim (left out by "
+                "default; their spans and every other field are always there).",
+            ),
+        ] = False,
     ) -> None:
         """Verify every statute citation of an answer as of a date (default: today)."""
+        from verifier.check import check, today
+
         try:
             default_as_of = parse_as_of(as_of, today())
             text = read_input(file)
             repo = repository_loader()
             if jsonl:
-                for line in check_jsonl_lines(text.splitlines(), repo, default_as_of):
-                    typer.echo(line)
+                lines = check_jsonl_lines(
+                    text.splitlines(), repo, default_as_of, with_text=with_text
+                )
+                sys.stdout.writelines(f"{line}\n" for line in lines)
                 return
             result = check(text, repo, default_as_of)
         except InputError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from None
         if as_json:
-            typer.echo(json.dumps(result_to_json(result), ensure_ascii=False, indent=2))
+            from verifier.serialize import result_to_json
+
+            data = result_to_json(result, with_text=with_text)
+            typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
         else:
+            from rich.console import Console
+
+            from verifier.render import render_answer
+
             Console(highlight=False, soft_wrap=True).print(render_answer(text, result))

@@ -50,8 +50,13 @@ def facts_to_json(facts: Facts) -> dict[str, Any]:
     return result
 
 
-def verdict_to_json(verdict: Verdict) -> dict[str, Any]:
-    """One citation object of `lexgate check --json` and of the API."""
+def verdict_to_json(verdict: Verdict, *, with_text: bool = True) -> dict[str, Any]:
+    """One citation object of `lexgate check --json` and of the API.
+
+    Without text (the CLI's and the API's default) the texts that repeat the answer or the
+    statute database are left out: the quote's and the claim's (their spans stay), the
+    article's (`resolved.article_text`) and the successors' texts; half the size of a batch.
+    """
     data: dict[str, Any] = verdict.citation.to_json()
     data.update(
         status=verdict.status,
@@ -66,7 +71,20 @@ def verdict_to_json(verdict: Verdict) -> dict[str, Any]:
         },
         number_conflicts=plain(verdict.number_conflicts),
     )
+    if not with_text:
+        _drop_texts(data)
     return data
+
+
+def _drop_texts(data: dict[str, Any]) -> None:
+    for span in ("quote", "claim"):
+        if data.get(span):
+            data[span].pop("text", None)
+    if data["resolved"]:
+        data["resolved"].pop("article_text", None)
+    facts = data["facts"]
+    for ref in (*facts.get("successors", ()), facts.get("corresponding") or {}):
+        ref.pop("text", None)
 
 
 def summary_to_json(summary: Summary) -> dict[str, Any]:
@@ -89,10 +107,10 @@ def summary_line(summary: Summary) -> str:
     )
 
 
-def result_to_json(result: CheckResult) -> dict[str, Any]:
-    """The whole check of one answer."""
+def result_to_json(result: CheckResult, *, with_text: bool = True) -> dict[str, Any]:
+    """The whole check of one answer (`with_text`: see verdict_to_json)."""
     return {
         "as_of": result.as_of,
-        "citations": [verdict_to_json(v) for v in result.verdicts],
+        "citations": [verdict_to_json(v, with_text=with_text) for v in result.verdicts],
         "summary": summary_to_json(result.summary),
     }

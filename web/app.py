@@ -73,7 +73,7 @@ def create_app(settings: Settings) -> FastAPI:
     engine = make_engine(settings.database_url, echo=settings.sql_echo)
     app.state.settings = settings
     app.state.engine = engine
-    app.state.statutes = Statutes(engine)
+    app.state.statutes = Statutes(engine, settings.cache_dir)
     app.state.key_cache = KeyCache(settings.web_key_cache_s)
     app.state.audit_tools = AuditToolsHolder(settings)
     handlers.install(app)

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from functools import cache
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from sqlalchemy.orm import Session
 
-from legaldb import make_engine
-from lexgate.settings import get_settings
-from web.apikeys import create_key, list_keys, revoke_key
 from web.errors import ApiKeyError
 from web.models import ROLES
 
-console = Console(highlight=False, soft_wrap=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+    from sqlalchemy.orm import Session
+
 apikey_app = typer.Typer(help="Create, list and revoke API keys (stored hashed).",
                          no_args_is_help=True)  # fmt: skip
 
@@ -27,11 +26,13 @@ def serve(
     """Run the web service (API, pages) with uvicorn."""
     import uvicorn
 
+    from lexgate.settings import get_settings
+
     settings = get_settings()
     host = host or settings.web_host
     port = port or settings.web_port
     shown_host = f"[{host}]" if ":" in host else host
-    console.print(f"LexGate on http://{shown_host}:{port}/  (API docs: /docs; Ctrl-C stops)")
+    console().print(f"LexGate on http://{shown_host}:{port}/  (API docs: /docs; Ctrl-C stops)")
     uvicorn.run(
         "web.app:create_app_from_environment",
         factory=True,
@@ -45,7 +46,20 @@ def serve(
     )
 
 
+@cache
+def console() -> Console:
+    """The terminal (rich is imported by the commands that print, not by `--help`)."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
 def _session() -> Session:
+    from sqlalchemy.orm import Session
+
+    from legaldb import make_engine
+    from lexgate.settings import get_settings
+
     settings = get_settings()
     return Session(make_engine(settings.database_url, echo=settings.sql_echo))
 
@@ -56,13 +70,15 @@ def create(
     name: Annotated[str | None, typer.Option(help="Who or what the key is for.")] = None,
 ) -> None:
     """Create a key and print it once (only its hash is stored)."""
+    from web.apikeys import create_key
+
     with _session() as session:
         try:
             created = create_key(session, role, name)
         except ApiKeyError as error:
-            console.print(f"[red]error:[/red] {error}")
+            console().print(f"[red]error:[/red] {error}")
             raise typer.Exit(code=2) from error
-    console.print(f"Created API key {created.info.key_id} (role {role}). It is shown only once:",
+    console().print(f"Created API key {created.info.key_id} (role {role}). It is shown only once:",
                   style="bold")  # fmt: skip
     print(created.key)
 
@@ -70,27 +86,31 @@ def create(
 @apikey_app.command("list")
 def list_command() -> None:
     """Every key: id, role, name, created, revoked (never the secret)."""
+    from web.apikeys import list_keys
+
     with _session() as session:
         keys = list_keys(session)
     if not keys:
-        console.print("No API keys yet: `lexgate apikey create --role checker`.")
+        console().print("No API keys yet: `lexgate apikey create --role checker`.")
     for key in keys:
         revoked = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
         created = f"{key.created_at:%Y-%m-%d %H:%M}" if key.created_at else "?"
-        console.print(f"{key.key_id}  {key.role:<8}  {created}  {revoked}  {key.name or ''}",
+        console().print(f"{key.key_id}  {key.role:<8}  {created}  {revoked}  {key.name or ''}",
                       markup=False)  # fmt: skip
 
 
 @apikey_app.command("revoke")
 def revoke(key_id: Annotated[str, typer.Argument(help="The key's id (lgk_<id>_…).")]) -> None:
     """Revoke a key at once (kept in the list, marked revoked)."""
+    from web.apikeys import revoke_key
+
     with _session() as session:
         try:
             info = revoke_key(session, key_id)
         except ApiKeyError as error:
-            console.print(f"[red]error:[/red] {error}")
+            console().print(f"[red]error:[/red] {error}")
             raise typer.Exit(code=1) from error
-    console.print(f"Revoked {info.key_id} ({info.role}).")
+    console().print(f"Revoked {info.key_id} ({info.role}).")
 
 
 def register(app: typer.Typer) -> None:

@@ -56,10 +56,16 @@ class CheckRequest(Schema):
     as_of: date | None = Field(
         default=None, description="Check as of this day (YYYY-MM-DD); default: today."
     )
+    with_text: bool = Field(
+        default=False,
+        description="Include the texts: the article's (resolved.article_text), the successors', "
+        "the quote's and the claim's. Left out by default (their spans stay); `lexgate check "
+        "--with-text` likewise.",
+    )
 
 
 class SpanOut(Schema):
-    text: str
+    text: str | None = Field(default=None, description="Only with with_text.")
     start: int
     end: int
 
@@ -103,7 +109,7 @@ class ResolvedOut(Schema):
     effective_from: str | None
     effective_to: str | None
     article_label: str | None
-    article_text: str | None
+    article_text: str | None = Field(default=None, description="Only with with_text.")
 
 
 class FoundInOut(Schema):

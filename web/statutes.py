@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import threading
+from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
@@ -18,8 +19,9 @@ from web.errors import DatabaseUnavailable
 class Statutes:
     """Holds the process's `StatuteRepository` (thread-safe, loaded at most once)."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, cache_dir: Path | None = None):
         self._engine = engine
+        self._cache_dir = cache_dir
         self._repository: StatuteRepository | None = None
         self._lock = threading.Lock()
 
@@ -35,7 +37,7 @@ class Statutes:
             return repository
         with self._lock:
             if self._repository is None:
-                loaded = StatuteRepository.load(self._engine)
+                loaded = StatuteRepository.load(self._engine, self._cache_dir)
                 if not loaded.stats()["laws"]:
                     raise DatabaseUnavailable(
                         "the database holds no statutes: run `lexgate db init`",

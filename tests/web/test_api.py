@@ -52,16 +52,17 @@ def test_check_three_citations(corpus_client: TestClient, corpus_keys: dict[str,
 def test_check_is_the_cli_json(
     corpus_client: TestClient, corpus_keys: dict[str, str], statute_repository: StatuteRepository
 ) -> None:
-    """POST /check answers exactly what `lexgate check --json` prints for the same answer."""
-    for item in _real_answers(12):
+    """POST /check answers exactly what `lexgate check --json` prints for the same answer,
+    the texts only with with_text (as --with-text)."""
+    for item, with_text in zip(_real_answers(12), [False, True] * 6, strict=True):
         response = corpus_client.post(
             "/api/v1/check",
-            json={"answer": item["answer"], "as_of": "2023-08-01"},
+            json={"answer": item["answer"], "as_of": "2023-08-01", "with_text": with_text},
             headers={"X-API-Key": corpus_keys["checker"]},
         )
         assert response.status_code == 200, item["id"]
-        expected = result_to_json(check(item["answer"], statute_repository, date(2023, 8, 1)))
-        assert response.json() == expected, item["id"]
+        result = check(item["answer"], statute_repository, date(2023, 8, 1))
+        assert response.json() == result_to_json(result, with_text=with_text), item["id"]
         CheckResponse.model_validate(response.json())  # the documented schema, no extra field
 
 

@@ -16,7 +16,8 @@ router = APIRouter(prefix="/api/v1", tags=["check"])
 async def check_answer(
     body: CheckRequest, _key: CheckKeyDep, repo: RepoDep, today: TodayDep
 ) -> JSONResponse:
-    """Every statute citation of `answer`, verified as of `as_of` (the CLI's JSON)."""
+    """Every statute citation of `answer`, verified as of `as_of` (the CLI's JSON); the texts
+    only with `with_text`."""
     result = check(body.answer, repo, body.as_of or today)
     # Returned as is: the schema documents it, and a test holds the two together.
-    return JSONResponse(result_to_json(result))
+    return JSONResponse(result_to_json(result, with_text=body.with_text))

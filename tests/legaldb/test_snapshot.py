@@ -1,0 +1,84 @@
+"""The statute index snapshot: loaded from disk, it answers as the tables do; stale is rebuilt."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from legaldb.engine import make_engine
+from legaldb.importer import import_corpus
+from legaldb.migrate import upgrade
+from legaldb.repealed import read_repealed
+from legaldb.repository import StatuteRepository
+from legaldb.snapshot import content_stamp, read_snapshot, snapshot_path
+from tests.legaldb.factories import CIVIL_CODE, COMPANY, LOCAL, article, law, small_corpus, version
+
+NAMES = [COMPANY, "测试公司法典", CIVIL_CODE, "合同法", LOCAL, "不存在法"]
+DATES = [date(1990, 1, 1), date(2019, 6, 1), date(2024, 6, 30), date(2024, 7, 1)]
+ARTICLES = [(1, None), (4, None), (4, "之一"), (6, None), (107, None), (1260, None), (1261, None)]
+
+
+def _answers(repo: StatuteRepository) -> list[object]:
+    """Everything the hot path answers, for a grid of names, articles and dates."""
+    answers: list[object] = [repo.stats(), repo.manifests(), repo.lexicon(), repo.laws()]
+    for name in NAMES:
+        law = repo.resolve(name)
+        answers.append(law)
+        if law is None:
+            continue
+        answers += [repo.versions(law.id), repo.repeal(law.id)]
+        for number, suffix in ARTICLES:
+            answers.append(repo.successors(law.id, number, suffix))
+            answers += [repo.lookup(name, number, suffix, day) for day in DATES]
+            answers += [repo.article(v.id, number, suffix) for v in repo.versions(law.id)]
+    return answers
+
+
+def test_the_snapshot_answers_as_the_tables(database_url: str, tmp_path: Path) -> None:
+    """A repository loaded from the snapshot gives every answer the tables give."""
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    import_corpus(engine, small_corpus(), repealed=read_repealed())
+    from_tables = StatuteRepository.load(engine)
+    first = StatuteRepository.load(engine, tmp_path)  # reads the tables, writes the file
+    with engine.connect() as conn:
+        kept = read_snapshot(snapshot_path(tmp_path, engine.url), content_stamp(conn))
+    assert kept is not None
+    second = StatuteRepository.load(engine, tmp_path)  # from the file
+    assert _answers(second) == _answers(first) == _answers(from_tables)
+    assert second.article_text(second.lookup(COMPANY, 6, None, DATES[-1]).version.id, 6)  # type: ignore[union-attr]
+    engine.dispose()
+
+
+def test_a_new_import_makes_the_snapshot_stale(database_url: str, tmp_path: Path) -> None:
+    """After another import the next load reads the tables again and sees the new law."""
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    import_corpus(engine, small_corpus(), repealed=read_repealed())
+    assert StatuteRepository.load(engine, tmp_path).resolve("测试新增条例") is None
+    added = law("测试新增条例", (version("测试新增条例", "2022年", date(2022, 1, 1), None,
+                                         (article(1, "新增条例第一条。"),)),))  # fmt: skip
+    import_corpus(engine, small_corpus(extra_laws=(added,)), repealed=read_repealed())
+    reloaded = StatuteRepository.load(engine, tmp_path)
+    assert reloaded.resolve("测试新增条例") is not None
+    assert _answers(reloaded) == _answers(StatuteRepository.load(engine))
+    engine.dispose()
+
+
+def test_a_broken_or_unwritable_snapshot_is_not_an_error(tmp_path: Path) -> None:
+    """A corrupt file is rebuilt; a cache directory that cannot be made is done without."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    upgrade(url)
+    engine = make_engine(url)
+    import_corpus(engine, small_corpus(), repealed=read_repealed())
+    expected = _answers(StatuteRepository.load(engine))
+    cache = tmp_path / "cache"
+    path = snapshot_path(cache, engine.url)
+    cache.mkdir()
+    path.write_bytes(b"\x00 not a snapshot")
+    assert _answers(StatuteRepository.load(engine, cache)) == expected
+    assert path.stat().st_size > 1000  # written anew
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    assert _answers(StatuteRepository.load(engine, blocked / "cache")) == expected
+    engine.dispose()
