@@ -14,6 +14,7 @@ if exactly one does.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -53,6 +54,7 @@ class Lexicon:
     names: Mapping[str, str]
     lengths: tuple[int, ...] = field(default=())  # key lengths, longest first
     last_chars: frozenset[str] = field(default=frozenset())
+    reversed_keys: tuple[str, ...] = field(default=())  # every key backwards, sorted
     _resolved: dict[str, str | None] = field(
         default_factory=dict, compare=False, repr=False
     )  # memo of resolve(): answers repeat the same few names
@@ -79,6 +81,7 @@ class Lexicon:
             names=MappingProxyType(derived),
             lengths=tuple(sorted({len(k) for k in derived}, reverse=True)),
             last_chars=frozenset(k[-1] for k in derived),
+            reversed_keys=tuple(sorted(k[::-1] for k in derived)),
         )
 
     @classmethod
@@ -120,8 +123,17 @@ class Lexicon:
     def _unique_ending(self, key: str) -> str | None:
         """The one canonical name whose known names end with `key` (a shortened name such as
         交通安全法 for 道路交通安全法), or None when none or several do."""
-        canonical = {name for known, name in self.names.items() if known.endswith(key)}
-        return canonical.pop() if len(canonical) == 1 else None
+        backwards = key[::-1]
+        canonical = set()
+        # The keys ending with `key` are, backwards, a run of the sorted reversed keys.
+        for position in range(bisect_left(self.reversed_keys, backwards), len(self.reversed_keys)):
+            known = self.reversed_keys[position]
+            if not known.startswith(backwards):
+                break
+            canonical.add(self.names[known[::-1]])
+            if len(canonical) > 1:
+                return None
+        return canonical.pop() if canonical else None
 
     def longest_suffix(self, text: str) -> int:
         """Length of the longest known name that `text` ends with (0: none).
