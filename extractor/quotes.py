@@ -24,6 +24,8 @@ _LEAD_RE = re.compile(
 _ANSWER_VOICE_RE = re.compile(r"如果您|如果你|您|你|我|因此|所以|建议")
 # 按照《…》第X条的规定，办理… gives an instruction, not the article's text.
 _INSTRUCTION_RE = re.compile(r"(?:按照|依照|遵照)$")
+# 依照《…》第X条解除劳动合同的，… applies the article in the answer's own sentence.
+_APPLYING_RE = re.compile(r"(?:按照|依照|遵照|依据|根据)$")
 # A recitation that lists items or opens with a colon runs on past its first sentence.
 _RECITAL_SIGNS_RE = re.compile(r"[：:]|[（(][一二三四五六七八九十]{1,3}[）)]")
 _SENTENCE_END_RE = re.compile(r"[。！？!?]")
@@ -45,7 +47,9 @@ _COMMENT_RE = re.compile(
     r"在您的情况下|在你的情况下|在这种情况下|在这种情形下|如果您|如果你|您可以|你可以|建议|总之|"
     r"需要注意|请注意|值得注意|具体来说|所以说|"
     r"回答|答：|法律依据|相关法条|参考法条)"
-    r"|\n[ \t\u3000\xa0]*\n|<eoa>|</?[a-zA-Z][^<>\n]{0,30}>)"
+    r"|\n[ \t\u3000\xa0]*\n|<eoa>|</?[a-zA-Z][^<>\n]{0,30}>"
+    # a one-shot prompt the model echoes after its answer
+    r"|\n[ \t\u3000\xa0]*(?=请你回答|请回答|场景[:：]))"
 )
 _TRAILING = " \t\u3000\xa0\n。；;，,"
 _CLAIM_END = "。！？；!?;\n"
@@ -89,7 +93,12 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
         if close is not None and close > start + 1:
             return Quote(text[start + 1 : close], start + 1, close)
         start += 1
-    elif not mark and (verb or "\n" in text[after:start] or _NOT_CONTENT_RE.match(text, start)):
+    elif not mark and (
+        verb
+        or "\n" in text[after:start]
+        or _NOT_CONTENT_RE.match(text, start)
+        or (cited_at is not None and _APPLYING_RE.search(text, max(0, cited_at - 2), cited_at))
+    ):
         return None
     comma = mark in ("，", ",") and mark != ""
     if comma and (

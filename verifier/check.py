@@ -12,7 +12,16 @@ from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
 from verifier.classify import Classification, classify
 from verifier.content import NO_QUOTE, check_numbers, check_quote
-from verifier.models import STATUSES, CheckResult, QuoteCheck, Resolved, Summary, Verdict
+from verifier.models import (
+    NO_SUPPORT,
+    STATUSES,
+    CheckResult,
+    QuoteCheck,
+    Resolved,
+    Summary,
+    Verdict,
+)
+from verifier.support import judge_support
 
 DEFAULT_TIMEZONE = "Asia/Shanghai"
 _LEXICONS: WeakKeyDictionary[StatuteRepository, Lexicon] = WeakKeyDictionary()
@@ -65,6 +74,7 @@ def check_citations(
         article_text = _with_text(k, repo)
         quote_check: QuoteCheck = NO_QUOTE
         conflicts: tuple = ()
+        support = NO_SUPPORT
         if content:
             quote = citation.quote.text if citation.quote else None
             number = k.article.number if k.article else citation.article
@@ -75,6 +85,9 @@ def check_citations(
             )  # fmt: skip
             claim = citation.claim.text if citation.claim else None
             conflicts = check_numbers(claim, quote, article_text)
+            support = judge_support(
+                repo, quote, article_text, k.law, k.version, number, suffix, quote_check
+            )
         status, reason = k.status, k.reason
         if (
             status == "verified"
@@ -92,7 +105,7 @@ def check_citations(
                 resolved.effective_to, resolved.article_label, article_text,
             )  # fmt: skip
         verdicts.append(
-            Verdict(citation, status, reason, k.facts, resolved, quote_check, conflicts)
+            Verdict(citation, status, reason, k.facts, resolved, quote_check, conflicts, support)
         )
     return CheckResult(as_of.isoformat(), tuple(verdicts), summarize(verdicts))
 

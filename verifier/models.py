@@ -149,6 +149,52 @@ class QuoteCheck:
     found_in: tuple[FoundIn, ...] = ()
 
 
+# --- Support: does the cited article say what the answer states (verifier.support) ---
+
+SupportVerdict = Literal["supports", "partly", "unsupported", "unknown"]
+SUPPORT_VERDICTS: tuple[SupportVerdict, ...] = ("supports", "partly", "unsupported", "unknown")
+
+DifferenceKind = Literal["number", "condition"]
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One material element the stated content changes: a number or time limit the article
+    states otherwise, or a condition of the article's passage the content leaves out.
+
+    `stated` is what the answer says ("" for something left out), `article` the article's
+    words for it.
+    """
+
+    kind: DifferenceKind
+    stated: str
+    article: str
+
+
+@dataclass(frozen=True, slots=True)
+class Support:
+    """Whether the cited article supports the content the answer states for it.
+
+    `evidence` is the article's passage closest to the stated content (as written in the
+    article; "" when there is none); `coverage` the share of the content's distinctive wording
+    (stock phrases and the law's common words left out) that the cited article holds, and
+    `best_other` the highest such share among the law's other articles; `differences` the
+    material elements changed; `found_in` only the places that clearly explain the content
+    better than the cited article (docs/verifier.md gives the rules and thresholds).
+    """
+
+    verdict: SupportVerdict
+    evidence: str = ""
+    score: float | None = None
+    coverage: float | None = None
+    best_other: float | None = None
+    differences: tuple[Difference, ...] = ()
+    found_in: tuple[FoundIn, ...] = ()
+
+
+NO_SUPPORT = Support("unknown")
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """One citation with its status, reason, facts and content checks.
@@ -164,6 +210,7 @@ class Verdict:
     resolved: Resolved | None
     quote_check: QuoteCheck
     number_conflicts: tuple[NumberConflict, ...] = ()
+    support: Support = NO_SUPPORT
 
 
 @dataclass(frozen=True, slots=True)

@@ -215,6 +215,30 @@ class QuoteIndex(Generic[K]):
             ranked.append((weight / smaller * disparity, index))
         return [index for _, index in heapq.nlargest(PREFILTER_KEEP, ranked)]
 
+    def is_common(self, gram: str) -> bool:
+        """A bigram in so many candidates that it tells none apart (应当, 规定 …)."""
+        return gram in self._common
+
+    def coverage(self, grams: Iterable[str]) -> tuple[float, dict[K, float]]:
+        """The idf weight of the bigrams (common ones ignored; a bigram no candidate holds
+        weighs most) and, per candidate holding any, the share of that weight it holds."""
+        total = 0.0
+        shared: dict[int, float] = {}
+        for gram in grams:
+            if gram in self._common:
+                continue
+            posting = self._postings.get(gram)
+            if posting is None:
+                total += self._unseen_idf
+                continue
+            idf = self._idf[gram]
+            total += idf
+            for index in posting:
+                shared[index] = shared.get(index, 0.0) + idf
+        if not total:
+            return 0.0, {}
+        return total, {self._keys[index]: weight / total for index, weight in shared.items()}
+
     def locate(
         self,
         quote: str,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from verifier.models import CheckResult, Verdict
-from verifier.serialize import badge_label, summary_line
+from verifier.serialize import SUPPORT_LABELS, badge_label, summary_line
 
 # Colour and icon per badge: the label and the icon carry the meaning, colour only helps.
 STYLES: dict[str, tuple[str, str]] = {
@@ -14,6 +14,13 @@ STYLES: dict[str, tuple[str, str]] = {
     "已废止": ("bold red", "✗"),
     "尚未生效": ("bold blue", "◷"),
     "未能核验": ("bold bright_black", "?"),
+}
+
+
+SUPPORT_STYLES: dict[str, tuple[str, str]] = {
+    "supports": ("green", "≡"),
+    "partly": ("bold yellow", "≈"),
+    "unsupported": ("bold red", "≠"),
 }
 
 
@@ -30,11 +37,14 @@ def _badge(verdict: Verdict) -> Text:
         extra = f" 共{verdict.facts.article_count}条"
     elif verdict.status == "notYetEffective" and verdict.facts.effective_from:
         extra = f" {verdict.facts.effective_from}起施行"
-    if verdict.quote_check.verdict in ("mismatch", "partial"):
-        extra += " 引文不符" if verdict.quote_check.verdict == "mismatch" else " 引文部分相符"
     if verdict.number_conflicts:
         extra += " 数字不符"
-    return Text(f"[{icon} {label}{extra}]", style=style)
+    badge = Text(f"[{icon} {label}{extra}]", style=style)
+    support = SUPPORT_LABELS.get(verdict.support.verdict)
+    if support is not None:  # the content is judged apart from the status: its own mark
+        support_style, support_icon = SUPPORT_STYLES[verdict.support.verdict]
+        badge.append(f"[{support_icon} {support}]", style=support_style)
+    return badge
 
 
 def render_answer(text: str, result: CheckResult) -> Text:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from verifier.models import CheckResult, Facts, Summary, Verdict
+from verifier.models import CheckResult, Facts, Summary, Support, Verdict
 
 # Badge label per status (and per reason where the status alone is not enough).
 BADGES: dict[str, str] = {
@@ -13,6 +13,14 @@ BADGES: dict[str, str] = {
     "deprecated": "已修改",
     "notYetEffective": "尚未生效",
     "unverified": "未能核验",
+}
+
+
+# The support verdict as a person reads it (unknown: no mark; nothing stated to judge).
+SUPPORT_LABELS: dict[str, str] = {
+    "supports": "内容相符",
+    "partly": "内容部分相符",
+    "unsupported": "内容不符",
 }
 
 
@@ -70,6 +78,7 @@ def verdict_to_json(verdict: Verdict, *, with_text: bool = True) -> dict[str, An
             "found_in": plain(verdict.quote_check.found_in),
         },
         number_conflicts=plain(verdict.number_conflicts),
+        support=support_to_json(verdict.support),
     )
     if not with_text:
         _drop_texts(data)
@@ -85,6 +94,14 @@ def _drop_texts(data: dict[str, Any]) -> None:
     facts = data["facts"]
     for ref in (*facts.get("successors", ()), facts.get("corresponding") or {}):
         ref.pop("text", None)
+
+
+def support_to_json(support: Support) -> dict[str, Any]:
+    """The support verdict with its evidence (unknown: the verdict alone)."""
+    if support.verdict == "unknown":
+        return {"verdict": "unknown"}
+    data: dict[str, Any] = _drop_empty(plain(support))
+    return data
 
 
 def summary_to_json(summary: Summary) -> dict[str, Any]:

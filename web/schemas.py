@@ -134,6 +134,22 @@ class NumberConflictOut(Schema):
     article_surfaces: list[str]
 
 
+class DifferenceOut(Schema):
+    kind: Literal["number", "condition"]
+    stated: str
+    article: str
+
+
+class SupportOut(Schema):
+    verdict: Literal["supports", "partly", "unsupported", "unknown"]
+    evidence: str | None = None
+    score: float | None = None
+    coverage: float | None = None
+    best_other: float | None = None
+    differences: list[DifferenceOut] = []
+    found_in: list[FoundInOut] = []
+
+
 class CitationOut(Schema):
     surface: str
     start: int
@@ -156,6 +172,7 @@ class CitationOut(Schema):
     resolved: ResolvedOut | None
     quote_check: QuoteCheckOut
     number_conflicts: list[NumberConflictOut]
+    support: SupportOut
 
 
 class SummaryOut(Schema):
@@ -305,6 +322,7 @@ class RateCountsOut(Schema):
     citations: int
     provisions: int
     verified: int
+    content_unsupported: int = 0
     deprecated: int
     not_yet_effective: int
     unverified: int

@@ -1,0 +1,155 @@
+"""Support verdicts on real article texts (the bundled corpus, both backends), one per kind of
+stated content, with the evidence each must carry."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from legaldb import StatuteRepository
+from verifier import check, verdict_to_json
+from verifier.support import content_bigrams, item_passages
+from verifier.textnorm_quote import normalize_for_compare
+
+AS_OF = date(2023, 8, 1)
+LABOUR = "《中华人民共和国劳动合同法》"
+ART_82_FIRST = "用人单位自用工之日起超过一个月不满一年未与劳动者订立书面劳动合同的，应当向劳动者每月支付二倍的工资。"
+
+# (id, answer, expected verdict, the evidence passage, differences as (kind, stated, article),
+#  found_in article labels)
+CASES = [
+    ("verbatim", f"{LABOUR}第八十二条规定：“{ART_82_FIRST}”", "supports", ART_82_FIRST, [], []),
+    (
+        "one-paragraph-of-several",
+        f"{LABOUR}第十九条规定：“同一用人单位与同一劳动者只能约定一次试用期。”",
+        "supports",
+        "同一用人单位与同一劳动者只能约定一次试用期。",
+        [],
+        [],
+    ),
+    (
+        "one-item-read-into-its-lead",
+        f"{LABOUR}第三十八条规定：“用人单位未及时足额支付劳动报酬的，劳动者可以解除劳动合同。”",
+        "supports",
+        "用人单位未及时足额支付劳动报酬的，劳动者可以解除劳动合同。",
+        [],
+        [],
+    ),
+    (
+        "plain-words-paraphrase",
+        f"{LABOUR}第八十二条规定：“用人单位用工超过一个月不满一年没有与劳动者签订书面劳动合同的，"
+        "应当每月向劳动者支付二倍工资。”",
+        "supports",
+        ART_82_FIRST,
+        [],
+        [],
+    ),
+    (
+        "changed-number",
+        f"{LABOUR}第八十二条规定：“{ART_82_FIRST.replace('二倍', '三倍')}”",
+        "partly",
+        ART_82_FIRST,
+        [("number", "三倍", "二倍")],
+        [],
+    ),
+    (
+        "dropped-condition",
+        "《中华人民共和国社会保险法》第十六条规定：“参加基本养老保险的个人，达到法定退休年龄时，"
+        "可以按月领取基本养老金。”",
+        "partly",
+        "参加基本养老保险的个人，达到法定退休年龄时累计缴费满十五年的，按月领取基本养老金。",
+        [("condition", "", "达到法定退休年龄时累计缴费满十五年的")],
+        [],
+    ),
+    (
+        "another-articles-content",
+        f"{LABOUR}第八十二条规定：“经济补偿按劳动者在本单位工作的年限，每满一年支付一个月工资的"
+        "标准向劳动者支付。”",
+        "unsupported",
+        ART_82_FIRST,
+        [],
+        ["第四十七条"],
+    ),
+    (
+        "stock-phrases-the-article-does-not-say",
+        f"{LABOUR}第八十二条规定：“用人单位应当依法承担相应的法律责任。”",
+        "unsupported",
+        ART_82_FIRST,
+        [],
+        [],
+    ),
+    (
+        "stock-phrases-the-article-says",
+        "《中华人民共和国民法典》第一百八十八条规定：“法律另有规定的，依照其规定。”",
+        "unknown",
+        None,
+        [],
+        [],
+    ),
+    (
+        "running-text-is-not-a-quote",
+        f"劳动者依照{LABOUR}第三十八条解除劳动合同的，用人单位应当支付经济补偿。",
+        "unknown",
+        None,
+        [],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "evidence", "differences", "found_in"),
+    [case[1:] for case in CASES],
+    ids=[case[0] for case in CASES],
+)
+def test_support_verdict_and_evidence(
+    statute_repository: StatuteRepository,
+    answer: str,
+    expected: str,
+    evidence: str | None,
+    differences: list[tuple[str, str, str]],
+    found_in: list[str],
+) -> None:
+    """The verdict, its evidence passage, what differs and where the content clearly is."""
+    [verdict] = check(answer, statute_repository, AS_OF).verdicts
+    support = verdict.support
+    assert verdict.status == "verified"
+    assert support.verdict == expected
+    if evidence is not None:
+        assert support.evidence == evidence
+    assert [(d.kind, d.stated, d.article) for d in support.differences] == differences
+    assert [place.article_label for place in support.found_in] == found_in
+    json_support = verdict_to_json(verdict)["support"]
+    assert json_support["verdict"] == expected
+    if expected == "unknown":
+        assert json_support == {"verdict": "unknown"}
+
+
+def test_running_text_keeps_its_claim(statute_repository: StatuteRepository) -> None:
+    """The answer's own sentence is no quote, but stays the claim for the checks and the judge."""
+    answer = f"劳动者依照{LABOUR}第三十八条解除劳动合同的，用人单位应当支付经济补偿。"
+    [verdict] = check(answer, statute_repository, AS_OF).verdicts
+    assert verdict.citation.quote is None
+    assert verdict.citation.claim is not None and verdict.citation.claim.text == answer
+    assert verdict.quote_check.verdict == "none"
+
+
+def test_items_are_read_into_their_lead() -> None:
+    """有下列情形之一的 in the lead is replaced by each item; a lead without it gets the item."""
+    article = (
+        "用人单位有下列情形之一的，劳动者可以解除劳动合同：\n（一）未按照劳动合同约定提供劳动保护"
+        "或者劳动条件的；\n（二）未及时足额支付劳动报酬的；\n其他情形。\n董事不得有下列行为：\n"
+        "（一）挪用公司资金；"
+    )
+    assert item_passages(article) == (
+        "用人单位未按照劳动合同约定提供劳动保护或者劳动条件的，劳动者可以解除劳动合同。",
+        "用人单位未及时足额支付劳动报酬的，劳动者可以解除劳动合同。",
+        "董事不得挪用公司资金。",
+    )
+
+
+def test_stock_phrases_leave_no_content() -> None:
+    """A sentence of stock phrases keeps (almost) no bigram; real content keeps its words."""
+    assert len(content_bigrams(normalize_for_compare("应当依法承担相应的法律责任"))) < 3
+    assert {"试用", "用期"} <= content_bigrams(normalize_for_compare("只能约定一次试用期"))

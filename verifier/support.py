@@ -1,0 +1,249 @@
+"""Support verdicts: does the cited article say what the answer states for it? (rule-based)
+
+The stated content is the citation's quote (the extractor's recitation after 规定, 规定：, “…”,
+never the answer's own sentence applying the article). It is judged against the cited article
+and, for relative evidence, against every other article of the same law version:
+
+1. **Distinctive content.** The content is normalised (verifier.textnorm_quote), its stock
+   phrases (`STOCK_PHRASES`: 依法, 应当, 承担…责任 …) cut out, and its character bigrams kept;
+   bigrams common in the law (the `QuoteIndex` of the version ignores them) carry no weight and
+   the rest weigh by their rarity (idf) in the law. Fewer than `MIN_CONTENT_BIGRAMS` distinctive
+   bigrams: `unknown` — stock phrases alone never count as support.
+2. **Coverage and rank.** `coverage` is the share of that weight the cited article holds,
+   `best_other` the highest share any other article of the version holds. When the cited
+   article holds less than `UNSUPPORTED_COVERAGE` of it, or another article holds at least
+   `RANK_MARGIN` more, the content is `unsupported` (not this article's; another article's,
+   or invented).
+3. **Passage.** Otherwise the content is compared (`compare_quote`) with the article's runs of
+   whole sentences and with each of its list items read into their lead-in (有下列情形之一的，
+   劳动者可以解除劳动合同 + （一）未按照…的 → 未按照…的，劳动者可以解除劳动合同): one 款 or one 项
+   is a subset of the article, not a mismatch. The best passage is the `evidence`.
+4. **Differences.** A number or time limit the passage states otherwise (verifier.numbers),
+   and a condition of the passage (a clause ending in 的, or a 但是/除外 exception) that the
+   content leaves out, are `differences`.
+5. **Verdict.** `supports` when there is no difference and the content is (nearly) the
+   passage's wording (score >= `SUPPORTS_SCORE`) or holds `SUPPORTS_COVERAGE` of its
+   distinctive wording with at least `SUPPORTS_CLAUSES` of its clauses found verbatim (a
+   faithful abbreviation); otherwise `partly` (recognisably this article, something material
+   changed, dropped or added).
+
+`found_in` names another place only when it clearly explains the content better: an article
+of the same version holding at least `CLEAR_COVERAGE` of the content's weight and
+`CLEAR_MARGIN` more than the cited one, or a place the quote check found with a score of at
+least `CLEAR_SCORE` (the same article in another version, another cited law).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from rapidfuzz import fuzz
+
+from legaldb import StatuteRepository
+from legaldb.models import LawInfo, VersionInfo
+from verifier.content import FOUND_IN_LIMIT, version_index
+from verifier.models import (
+    NO_SUPPORT,
+    Difference,
+    FoundIn,
+    QuoteCheck,
+    QuoteScore,
+    Support,
+    SupportVerdict,
+)
+from verifier.numbers import number_conflicts
+from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE, compare_quote
+from verifier.textnorm_quote import normalize_for_compare, quote_variants
+
+STOCK_PHRASES: tuple[str, ...] = (
+    "依照本法", "依照法律", "根据本法", "按照规定", "另有规定", "依照", "按照", "根据", "依据", "依法", "应当", "可以", "不得", "必须", "有权",
+    "规定", "有关", "相关", "法律", "法规", "本法", "承担", "责任", "处罚", "追究", "给予",
+    "国家", "人民政府", "主管部门", "部门", "机关", "单位", "组织", "个人", "其他", "公民",
+    "合法权益", "权益", "权利", "义务", "行为", "情形", "情况", "下列", "之一", "进行", "采取",
+    "措施", "保障", "保护", "管理", "工作", "制度", "加强", "建立", "健全", "负责", "实施",
+    "当事人", "遵守", "相应",
+)  # fmt: skip
+"""Words that any article of any law may say; content made only of them supports nothing."""
+
+MIN_CONTENT_BIGRAMS = 3
+VERBATIM_SCORE = 0.95
+UNSUPPORTED_COVERAGE = 0.25
+WEAK_COVERAGE = 0.50
+WEAK_SCORE = PARTIAL_SCORE
+STOCK_FOUND_SCORE = 0.60
+RANK_MARGIN = 0.05
+SUPPORTS_SCORE = MATCH_SCORE
+SUPPORTS_COVERAGE = 0.80
+SUPPORTS_CLAUSES = 0.50
+SUPPORTS_PARAPHRASE = 0.60
+CLEAR_COVERAGE = 0.60
+CLEAR_MARGIN = 0.25
+CLEAR_SCORE = 0.80
+CONDITION_FOUND = 80  # partial_ratio (0-100) at which a condition clause counts as stated
+
+_STOCK = re.compile("|".join(sorted(STOCK_PHRASES, key=len, reverse=True)))
+_LIST_LEAD = re.compile(r"有?下列[^，,。；;：:、\n]{0,15}")
+_ITEM_LINE = re.compile(r"^\s*[（(][一二三四五六七八九十]{1,3}[）)]\s*")
+_CLAUSE = re.compile(r"[^，,。；;：:！？!?\n]+")
+_CONDITION = re.compile(
+    r"^(?:但|根据|依照|按照|经|未经|除|如果|凡)|除外$|(?<!下列)(?<!之一)(?:的|后|时)$"
+)
+
+
+def content_bigrams(normalised: str) -> frozenset[str]:
+    """The character bigrams of a normalised text, stock phrases cut out first."""
+    grams: set[str] = set()
+    for segment in _STOCK.split(normalised):
+        grams.update(segment[i : i + 2] for i in range(len(segment) - 1))
+    return frozenset(grams)
+
+
+@lru_cache(maxsize=16384)
+def item_passages(article_text: str) -> tuple[str, ...]:
+    """Each list item of the article read into its lead-in: the lead's 有下列情形之一的 replaced
+    by the item (or the item appended to a lead without one), as one sentence."""
+    passages: list[str] = []
+    lead: str | None = None
+    for line in article_text.split("\n"):
+        item = _ITEM_LINE.match(line)
+        if item is None:
+            stripped = line.strip()
+            lead = stripped[:-1] if stripped.endswith(("：", ":")) else None
+            continue
+        if lead is None:
+            continue
+        body = line[item.end() :].strip().rstrip("；;。")
+        slot = _LIST_LEAD.search(lead)
+        if slot is not None:
+            joiner = "" if slot.end() == len(lead) or lead[slot.end()] in "，," else "，"
+            passages.append(f"{lead[: slot.start()]}{body}{joiner}{lead[slot.end() :]}。")
+        else:
+            passages.append(f"{lead}：{body}。")
+    return tuple(passages)
+
+
+def _best_passage(quote: str, article_text: str) -> QuoteScore:
+    best = compare_quote(quote, article_text)
+    if best.score >= SUPPORTS_SCORE:
+        return best
+    for passage in item_passages(article_text):
+        scored = compare_quote(quote, passage)
+        if scored.score > best.score:
+            best = scored
+    return best
+
+
+def _conditions_left_out(content: str, passage: str) -> list[Difference]:
+    """Conditions of the passage (…的, 但是…, …除外) that the content does not state."""
+    missing = []
+    for match in _CLAUSE.finditer(passage):
+        clause = match.group().strip()
+        if not _CONDITION.search(clause):
+            continue
+        key = normalize_for_compare(clause)
+        if len(key) < 4 or len(key) > len(content):
+            continue
+        if fuzz.partial_ratio(key, content) < CONDITION_FOUND:
+            missing.append(Difference("condition", "", clause))
+    return missing
+
+
+def _numbers_changed(quote: str, passage: str) -> list[Difference]:
+    return [
+        Difference("number", conflict.claim_surface, "、".join(conflict.article_surfaces))
+        for conflict in number_conflicts(quote, passage)
+    ]
+
+
+def judge_support(
+    repo: StatuteRepository,
+    quote: str | None,
+    article_text: str | None,
+    law: LawInfo | None,
+    version: VersionInfo | None,
+    number: int,
+    suffix: str | None,
+    quote_check: QuoteCheck,
+) -> Support:
+    """The support verdict of one citation's stated content (see the module docstring)."""
+    if not quote or not quote.strip() or article_text is None or law is None or version is None:
+        return NO_SUPPORT
+    content = min((normalize_for_compare(v) for v in quote_variants(quote)), key=len)
+    grams = content_bigrams(content)
+    passage = _best_passage(quote, article_text)
+    if len(grams) < MIN_CONTENT_BIGRAMS:
+        return _stock_only(passage)
+    clear = tuple(
+        place
+        for place in quote_check.found_in
+        if place.score >= CLEAR_SCORE and place.score > passage.score
+    )
+    coverage: float | None = None
+    best_other: float | None = None
+    if passage.score < VERBATIM_SCORE:
+        index = version_index(repo, version.id)
+        distinctive = [gram for gram in grams if not index.is_common(gram)]
+        if len(distinctive) < MIN_CONTENT_BIGRAMS:
+            return _stock_only(passage)
+        _, shares = index.coverage(distinctive)
+        cited = (number, suffix or None)
+        coverage = round(sum(s for (key, _), s in shares.items() if key == cited), 4)
+        others = sorted(
+            ((share, label) for (key, label), share in shares.items() if key != cited),
+            reverse=True,
+        )
+        best_other = round(others[0][0], 4) if others else 0.0
+        weak = coverage < WEAK_COVERAGE and passage.score < WEAK_SCORE
+        elsewhere = any(place.where != "other_version" for place in clear)
+        rival = best_other >= coverage + RANK_MARGIN
+        if coverage < UNSUPPORTED_COVERAGE or rival or weak or elsewhere:
+            better = tuple(
+                FoundIn(law.name, label, version.label, round(share, 4), "same_law")
+                for share, label in others
+                if share >= CLEAR_COVERAGE and share >= coverage + CLEAR_MARGIN
+            )
+            places = {
+                (p.law, p.article_label, p.version_label): p for p in reversed(clear + better)
+            }
+            found_in = tuple(sorted(places.values(), key=lambda p: -p.score))[:FOUND_IN_LIMIT]
+            return _support("unsupported", passage, coverage, best_other, (), found_in)
+    differences = tuple(
+        _numbers_changed(quote, passage.matched or article_text)
+        + _conditions_left_out(normalize_for_compare(quote), passage.matched)
+    )
+    faithful = passage.score >= SUPPORTS_SCORE or (
+        coverage is not None
+        and coverage >= SUPPORTS_COVERAGE
+        and (passage.support >= SUPPORTS_CLAUSES or passage.score >= SUPPORTS_PARAPHRASE)
+    )
+    # A text another version of the article holds better is that version's wording: partly.
+    verdict: SupportVerdict = "supports" if faithful and not (differences or clear) else "partly"
+    return _support(verdict, passage, coverage, best_other, differences, clear)
+
+
+def _stock_only(passage: QuoteScore) -> Support:
+    """Content made of stock phrases and the law's common words: it supports nothing (unknown)
+    when the article says as much, and is unsupported when the article does not say it."""
+    if passage.score >= STOCK_FOUND_SCORE:
+        return Support("unknown", evidence=passage.matched, score=round(passage.score, 4))
+    return _support("unsupported", passage, None, None, (), ())
+
+
+def _support(
+    verdict: SupportVerdict,
+    passage: QuoteScore,
+    coverage: float | None,
+    best_other: float | None,
+    differences: tuple[Difference, ...],
+    found_in: tuple[FoundIn, ...],
+) -> Support:
+    return Support(
+        verdict=verdict,
+        evidence=passage.matched,
+        score=round(passage.score, 4),
+        coverage=coverage,
+        best_other=best_other,
+        differences=differences,
+        found_in=found_in,
+    )
