@@ -17,6 +17,7 @@ install: $(STAMP)
 ## make run: set up, build or migrate the embedded SQLite statute database, start the web service.
 run: install
 	$(BIN)/lexgate db init
+	$(BIN)/lexgate audit init
 	$(BIN)/lexgate db stats
 	@echo "Starting the web service: http://127.0.0.1:8000/ (pages open without a key on this loopback server; API docs at /docs)"
 	LEXGATE_WEB_PUBLIC_PAGES=$${LEXGATE_WEB_PUBLIC_PAGES:-true} $(BIN)/lexgate serve --host 127.0.0.1 --port 8000

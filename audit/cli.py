@@ -114,6 +114,33 @@ def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
     )
     app.add_typer(audit_app, name="audit")
 
+    @audit_app.command("init")
+    def init_command() -> None:
+        """Make this server's pseudonym secret and pack signing key (mode 0600) where the
+        settings say, if missing, and say where they are. Never replaces either."""
+        from audit.mapping_store import secret_path_for
+        from audit.pseudonyms import ensure_secret
+        from audit.signing import create_signing_key, fingerprint, load_signing_key
+
+        settings = settings_loader()
+        key_path = settings.audit_signing_key_path
+        try:
+            if settings.audit_secret is not None:
+                secret_line = "pseudonym secret: LEXGATE_AUDIT_SECRET (from the environment)"
+            else:
+                made = ensure_secret(settings.mapping_store_path)
+                where = secret_path_for(settings.mapping_store_path)
+                secret_line = f"pseudonym secret: {'created' if made else 'present'} {where}"
+            key_made = create_signing_key(key_path)
+            key = load_signing_key(key_path)
+        except AuditError as error:
+            raise _fail(str(error)) from None
+        typer.echo(secret_line)
+        typer.echo(
+            f"pack signing key: {'created' if key_made else 'present'} {key_path} "
+            f"({fingerprint(key.public_key())})"
+        )
+
     @audit_app.command("trace")
     def trace_command(
         pseudonym: Annotated[str, typer.Argument(help="A subject or session pseudonym.")],
@@ -133,7 +160,9 @@ def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
         except AuditError as error:
             raise _fail(str(error)) from None
         except SQLAlchemyError as error:
-            raise _fail(f"the audit tables cannot be read: {error}") from None
+            from legaldb.engine import describe_error
+
+            raise _fail(f"the audit tables cannot be read: {describe_error(error)}") from None
         if as_json:
             typer.echo(json.dumps(_trace_json(found), ensure_ascii=False, indent=2))
         else:
@@ -152,8 +181,8 @@ def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
         from sqlalchemy.exc import SQLAlchemyError
 
         from audit.export import export_pack
-        from audit.pseudonyms import pseudonymizer_from_settings
-        from audit.signing import load_or_create_signing_key, signature_path
+        from audit.pseudonyms import scheme_of
+        from audit.signing import load_signing_key, signature_path
 
         settings = settings_loader()
         try:
@@ -162,15 +191,18 @@ def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
                 quarter,
                 out,
                 timezone=settings.timezone,
-                scheme=pseudonymizer_from_settings(settings).scheme,
+                scheme=scheme_of(settings.audit_key_id),
                 overwrite=force,
-                signing_key=load_or_create_signing_key(settings.audit_signing_key_path),
+                signing_key=load_signing_key(settings.audit_signing_key_path),
             )
         except AuditError as error:
             raise _fail(str(error)) from None
         except SQLAlchemyError as error:
+            from legaldb.engine import describe_error
+
             raise _fail(
-                f"the audit tables cannot be read ({error}); run `lexgate db init` first"
+                f"the audit tables cannot be read ({describe_error(error)}); "
+                "run `lexgate db init` first"
             ) from None
         typer.echo(f"wrote {summary.path}: {_summary_line(summary)}")
         typer.echo(f"signed: {signature_path(summary.path)} by key {summary.signer}")
@@ -221,12 +253,12 @@ def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
     @audit_app.command("public-key")
     def public_key_command() -> None:
         """Print the public key that signs this server's evidence packs (PEM), for auditors;
-        its fingerprint goes to standard error. Makes the key pair if there is none yet."""
-        from audit.signing import fingerprint, load_or_create_signing_key, public_key_pem
+        its fingerprint goes to standard error. No key yet: says so (`lexgate audit init`)."""
+        from audit.signing import fingerprint, load_signing_key, public_key_pem
 
         settings = settings_loader()
         try:
-            key = load_or_create_signing_key(settings.audit_signing_key_path)
+            key = load_signing_key(settings.audit_signing_key_path)
         except AuditError as error:
             raise _fail(str(error)) from None
         typer.echo(public_key_pem(key), nl=False)

@@ -23,6 +23,11 @@ class InsecureFileError(MappingStoreError):
     """A private file (mapping store, secret) is readable or writable by group or others."""
 
 
+class SecretMissingError(MappingStoreError):
+    """The pseudonym secret file is missing while the mapping store holds pseudonyms made
+    with it: a new secret would give every known id a new pseudonym."""
+
+
 class PseudonymConflictError(MappingStoreError):
     """A pseudonym is already recorded for a different (kind, raw id)."""
 
@@ -45,6 +50,10 @@ class ExportError(AuditError):
 
 class SigningKeyError(ExportError):
     """The pack signing key cannot be made or read (its file, its mode, its contents)."""
+
+
+class SigningKeyMissingError(SigningKeyError):
+    """There is no pack signing key yet; it is made by `lexgate audit init`, never on the fly."""
 
 
 class PackInvalidError(AuditError):

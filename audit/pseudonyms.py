@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from audit.errors import PseudonymError
+from audit.errors import PseudonymError, SecretMissingError
 from audit.mapping_store import load_or_create_secret, secret_path_for
 from audit.models import PseudonymScheme
 
 if TYPE_CHECKING:
     from lexgate.settings import Settings
+
+log = logging.getLogger("lexgate.audit")
 
 MESSAGE_PREFIX = b"lexgate-pseudonym-v1\x00"
 DIGEST_HEX_CHARS = 32  # 128 bits: no collision among any realistic number of ids
@@ -50,7 +54,7 @@ class Pseudonymizer:
     @property
     def scheme(self) -> PseudonymScheme:
         """The scheme as an evidence pack describes it (the key id, never the key)."""
-        return PseudonymScheme(key_id=self.key_id, digest_hex_chars=DIGEST_HEX_CHARS)
+        return scheme_of(self.key_id)
 
     def pseudonym(self, kind: str, raw_id: str) -> str:
         """`{kind}_{key_id}_{hex}` for raw_id; kind (e.g. subj, sess) separates the domains."""
@@ -72,11 +76,39 @@ def parse_pseudonym(pseudonym: str) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
+def scheme_of(key_id: str) -> PseudonymScheme:
+    """The pseudonym scheme of a key id, as evidence packs describe it (needs no secret)."""
+    return PseudonymScheme(key_id=key_id, digest_hex_chars=DIGEST_HEX_CHARS)
+
+
+def ensure_secret(store_path: Path) -> bool:
+    """Make the pseudonym secret beside the mapping store (mode 0600) unless it exists; True
+    if made. SecretMissingError when the store exists without it: pseudonyms are recorded
+    that only the lost secret reproduces, so a new one must not be made behind anyone's back."""
+    path = secret_path_for(store_path)
+    if path.exists():
+        return False
+    if Path(store_path).exists():
+        raise SecretMissingError(
+            f"the pseudonym secret {path} is missing, but the mapping store {store_path} holds "
+            "pseudonyms made with it: restore the file from a backup, or set LEXGATE_AUDIT_SECRET "
+            "to the secret (a new secret would give every known id a new pseudonym)"
+        )
+    load_or_create_secret(path)
+    return True
+
+
 def pseudonymizer_from_settings(settings: Settings) -> Pseudonymizer:
     """The deployment's pseudonymizer: settings.audit_secret, else the secret file kept next
-    to the mapping store (created with mode 0600 on first use)."""
+    to the mapping store. A fresh instance (no store yet) gets a new secret, logged with its
+    path; a store without its secret is refused (see `ensure_secret`)."""
     if settings.audit_secret is not None:
         secret = settings.audit_secret.get_secret_value().encode("utf-8")
     else:
+        if ensure_secret(settings.mapping_store_path):
+            log.warning(
+                "new pseudonym secret %s (mode 0600): keep it with the mapping store",
+                secret_path_for(settings.mapping_store_path),
+            )
         secret = load_or_create_secret(secret_path_for(settings.mapping_store_path))
     return Pseudonymizer(secret, settings.audit_key_id)

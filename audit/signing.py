@@ -22,7 +22,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from audit.errors import PackSignatureError, SigningKeyError
+from audit.errors import PackSignatureError, SigningKeyError, SigningKeyMissingError
 from audit.private_files import PRIVATE_MODE, write_private_once
 
 ALGORITHM = "Ed25519"
@@ -35,21 +35,41 @@ def signature_path(pack: Path | str) -> Path:
     return Path(f"{pack}{SIGNATURE_SUFFIX}")
 
 
-def load_or_create_signing_key(path: Path | str) -> Ed25519PrivateKey:
-    """The server's signing key kept in path, generated with mode 0600 if missing.
+def create_signing_key(path: Path | str) -> bool:
+    """Make the server's signing key in path (PEM, mode 0600) unless it exists; True if made.
 
-    SigningKeyError when the file cannot be made or read, is readable by others, or holds
-    no Ed25519 private key.
+    Only `lexgate audit init` calls this: a key made on the fly would sign packs with a key
+    the auditors were never given.
     """
     path = Path(path)
+    if path.exists():
+        return False
+    new_key = Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
     try:
-        if not path.exists():
-            new_key = Ed25519PrivateKey.generate().private_bytes(
-                serialization.Encoding.PEM,
-                serialization.PrivateFormat.PKCS8,
-                serialization.NoEncryption(),
-            )
-            write_private_once(path, new_key)
+        write_private_once(path, new_key)
+    except OSError as error:
+        raise SigningKeyError(f"the pack signing key {path} cannot be made: {error}") from error
+    return True
+
+
+def load_signing_key(path: Path | str) -> Ed25519PrivateKey:
+    """The server's signing key kept in path.
+
+    SigningKeyMissingError (naming the path and `lexgate audit init`) when there is none;
+    SigningKeyError when the file cannot be read, is readable by others, or holds no Ed25519
+    private key.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise SigningKeyMissingError(
+            f"no pack signing key at {path}: create it once with `lexgate audit init` "
+            "(or point LEXGATE_AUDIT_SIGNING_KEY_PATH at the existing key)"
+        )
+    try:
         mode = path.stat().st_mode & 0o777
         data = path.read_bytes()
     except OSError as error:
@@ -166,8 +186,9 @@ def check_pack_signature(
 __all__ = [
     "ALGORITHM",
     "check_pack_signature",
+    "create_signing_key",
     "fingerprint",
-    "load_or_create_signing_key",
+    "load_signing_key",
     "public_key_pem",
     "read_public_key",
     "sign_pack",

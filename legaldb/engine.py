@@ -56,3 +56,10 @@ def make_engine(url: str | URL, *, echo: bool = False) -> Engine:
         {} if "connect_timeout" in parsed.query else {"connect_timeout": PG_CONNECT_TIMEOUT_S}
     )
     return sa.create_engine(parsed, echo=echo, pool_pre_ping=True, connect_args=connect_args)
+
+
+def describe_error(error: sa.exc.SQLAlchemyError) -> str:
+    """The database's own one-line message of an error (no SQL, no background link)."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines()
+    return lines[0] if lines else type(error).__name__

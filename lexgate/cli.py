@@ -45,22 +45,31 @@ def get_settings() -> Settings:
 @lru_cache(maxsize=1)
 def _load_repository() -> StatuteRepository:
     """The statute repository of the configured database (built by `lexgate db init`)."""
+    from sqlalchemy import inspect
     from sqlalchemy.exc import SQLAlchemyError
 
     from legaldb import StatuteRepository, make_engine
+    from legaldb.engine import describe_error, normalize_url
     from legaldb.repository import is_empty
 
     settings = get_settings()
+    shown = normalize_url(settings.database_url).render_as_string(hide_password=True)
     engine = make_engine(settings.database_url)
     try:
-        empty = is_empty(engine)
+        if not inspect(engine).has_table("law") or is_empty(engine):
+            typer.echo(
+                f"error: the statute database {shown} holds no statutes yet: "
+                "run `lexgate db init` first (LEXGATE_HOME, LEXGATE_DATABASE_URL choose it).",
+                err=True,
+            )
+            raise typer.Exit(1)
+        return StatuteRepository.load(engine, settings.cache_dir)
     except SQLAlchemyError as error:
-        typer.echo(f"error: the statute database cannot be read: {error}", err=True)
+        typer.echo(
+            f"error: the statute database {shown} cannot be read: {describe_error(error)}",
+            err=True,
+        )
         raise typer.Exit(1) from None
-    if empty:
-        typer.echo("error: the statute database is empty: run `lexgate db init` first.", err=True)
-        raise typer.Exit(1)
-    return StatuteRepository.load(engine, settings.cache_dir)
 
 
 def _load_lexicon() -> Lexicon | None:

@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_RELATIVE_SQLITE = re.compile(
+    r"(?P<scheme>sqlite(?:\+\w+)?:///)(?P<database>(?!/|:memory:|file:)[^?]+)(?P<query>\?.*)?"
+)
+"""A SQLite URL whose file path is relative (sqlite:///var/x.sqlite3; not sqlite:////abs)."""
+
+SOURCE_ROOT = Path(__file__).resolve().parents[1]
+"""The checkout this package runs from, when it runs from one (pyproject.toml beside it)."""
+
+
+def default_home() -> Path:
+    """Where an instance keeps its state by default: the project root of a source checkout
+    (`make install` installs it editable), else $XDG_DATA_HOME/lexgate (~/.local/share/lexgate);
+    never the current directory."""
+    if (SOURCE_ROOT / "pyproject.toml").is_file():
+        return SOURCE_ROOT
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "lexgate"
 
 
 class Settings(BaseSettings):
@@ -14,10 +34,18 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="LEXGATE_", extra="ignore")
 
+    home: Path = Field(
+        default_factory=default_home,
+        description="The instance's home: relative paths of the other settings (the SQLite "
+        "database, the mapping store, the keys, the round store) are taken from here, never "
+        "from the current directory. Default: the project root of a source checkout, else "
+        "$XDG_DATA_HOME/lexgate.",
+    )
     database_url: str = Field(
         default="sqlite:///var/lexgate.sqlite3",
         description="SQLAlchemy URL of the statute and audit database "
-        "(sqlite:///… embedded default, postgresql+psycopg://… in production).",
+        "(sqlite:///… embedded default, a relative path under LEXGATE_HOME; "
+        "postgresql+psycopg://… in production).",
     )
     timezone: str = Field(
         default="Asia/Shanghai",
@@ -161,6 +189,23 @@ class Settings(BaseSettings):
     def _empty_is_none(cls, value: object) -> object:
         """LEXGATE_CACHE_DIR= (empty) turns the snapshot off."""
         return None if value == "" else value
+
+    @model_validator(mode="after")
+    def _paths_under_home(self) -> Settings:
+        """Relative file paths, and a relative SQLite database, are taken from `home`."""
+        home = self.home.expanduser().resolve()
+        self.home = home
+        for name in ("mapping_store_path", "audit_signing_key_path", "web_round_store_path"):
+            path = getattr(self, name).expanduser()
+            if not path.is_absolute():
+                setattr(self, name, home / path)
+        if self.cache_dir is not None and not self.cache_dir.expanduser().is_absolute():
+            self.cache_dir = home / self.cache_dir
+        relative = _RELATIVE_SQLITE.fullmatch(self.database_url)
+        if relative is not None:
+            scheme, database, query = relative.group("scheme", "database", "query")
+            self.database_url = f"{scheme}{home / database}{query or ''}"
+        return self
 
 
 @lru_cache(maxsize=1)

@@ -13,6 +13,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from hypothesis import HealthCheck, settings
 
+from audit.signing import create_signing_key
+
 pytest_plugins = ["tests.llm_server"]  # llm_server, llm_down_url: the loopback model API
 
 settings.register_profile(
@@ -43,9 +45,11 @@ def _signing_key_outside_the_repository(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[None]:
     """Packs exported by tests (and servers they start) are signed with a key in a temporary
-    directory, never with var/audit-signing-key.pem of the working tree."""
+    directory, made as `lexgate audit init` makes it, never with var/audit-signing-key.pem of
+    the working tree."""
     with pytest.MonkeyPatch.context() as patch:
         key = tmp_path_factory.mktemp("signing") / "audit-signing-key.pem"
+        create_signing_key(key)
         patch.setenv("LEXGATE_AUDIT_SIGNING_KEY_PATH", str(key))
         yield
 

@@ -17,7 +17,7 @@ from audit import export_pack
 from audit.errors import ExportError, SigningKeyError
 from audit.export import default_pack_name, quarter_period
 from audit.models import Period, PseudonymScheme
-from audit.signing import load_or_create_signing_key, signature_path
+from audit.signing import load_signing_key, signature_path
 from web.errors import AuditUnavailable, InvalidInput
 
 QUARTER_PATTERN = r"^[0-9]{4}Q[1-4]$"
@@ -43,7 +43,7 @@ def pack_download(
     """The pack of the period as a zip attachment (the temporary copy is removed after), its
     detached signature (the .sig file, base64) in the header X-LexGate-Signature."""
     try:
-        signing_key = load_or_create_signing_key(signing_key_path)
+        signing_key = load_signing_key(signing_key_path)
     except SigningKeyError as error:
         raise AuditUnavailable(f"evidence packs cannot be signed: {error}") from error
     directory = Path(tempfile.mkdtemp(prefix="lexgate-pack-"))  # mode 0700

@@ -453,6 +453,10 @@ def test_cli_signs_packs_and_verify_checks_the_signature(
     monkeypatch.setenv("LEXGATE_AUDIT_SIGNING_KEY_PATH", str(tmp_path / "private" / "sign.pem"))
     get_settings.cache_clear()
     runner = CliRunner()
+    missing = runner.invoke(app, ["audit", "public-key"])
+    assert missing.exit_code == 1 and "`lexgate audit init`" in missing.output
+    initialised = runner.invoke(app, ["audit", "init"])
+    assert initialised.exit_code == 0 and "pack signing key: created" in initialised.output
     out = tmp_path / "q4.zip"
     exported = runner.invoke(app, ["audit", "export", "--quarter", "2026Q4", "--out", str(out)])
     assert exported.exit_code == 0, exported.output

@@ -14,7 +14,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from pydantic import SecretStr
 
-from audit.errors import InsecureFileError, PseudonymError
+from audit import MappingStore
+from audit.errors import InsecureFileError, PseudonymError, SecretMissingError
 from audit.models import PseudonymKind
 from audit.pseudonyms import Pseudonymizer, parse_pseudonym, pseudonymizer_from_settings
 from lexgate.settings import Settings
@@ -147,6 +148,17 @@ def test_from_settings_generates_a_private_secret_once(tmp_path: Path) -> None:
     assert len(secret_file.read_text().strip()) == 64
     assert pseudonymizer_from_settings(settings).pseudonym("subj", "alice") == first
     assert secret_file.read_text().strip() not in repr(pseudonymizer_from_settings(settings))
+
+
+def test_a_store_without_its_secret_gets_no_new_one(tmp_path: Path) -> None:
+    """The mapping store exists but its secret is gone: refused naming both, nothing made."""
+    settings = Settings(mapping_store_path=tmp_path / "map.sqlite3")
+    pseudonymizer_from_settings(settings)
+    MappingStore(tmp_path / "map.sqlite3").record("subj_k1_" + "0" * 32, "subj", "alice")
+    (tmp_path / "map.secret").unlink()
+    with pytest.raises(SecretMissingError, match=r"map\.secret is missing.*map\.sqlite3 holds"):
+        pseudonymizer_from_settings(settings)
+    assert not (tmp_path / "map.secret").exists()
 
 
 def test_from_settings_refuses_a_readable_secret_file(tmp_path: Path) -> None:

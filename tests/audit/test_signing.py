@@ -13,11 +13,12 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from audit.errors import PackSignatureError, SigningKeyError
+from audit.errors import PackSignatureError, SigningKeyError, SigningKeyMissingError
 from audit.signing import (
     check_pack_signature,
+    create_signing_key,
     fingerprint,
-    load_or_create_signing_key,
+    load_signing_key,
     public_key_pem,
     read_public_key,
     sign_pack,
@@ -28,16 +29,35 @@ from audit.signing import (
 PACK = b"PK\x03\x04 stands in for a pack's bytes" * 100
 
 
+def made_key(path: Path) -> Ed25519PrivateKey:
+    """A new signing key in path (as `lexgate audit init` makes it), loaded."""
+    create_signing_key(path)
+    return load_signing_key(path)
+
+
 def test_key_is_made_once_with_mode_0600(tmp_path: Path) -> None:
     path = tmp_path / "private" / "key.pem"
-    first = load_or_create_signing_key(path)
+    assert create_signing_key(path)
+    first = load_signing_key(path)
     assert path.stat().st_mode & 0o777 == 0o600
-    again = load_or_create_signing_key(path)
+    assert not create_signing_key(path)
+    again = load_signing_key(path)
     assert fingerprint(again.public_key()) == fingerprint(first.public_key())
 
 
+def test_a_missing_key_is_never_made_on_the_fly(tmp_path: Path) -> None:
+    """Loading a key that is not there names the path and the command; it makes nothing."""
+    path = tmp_path / "private" / "key.pem"
+    with pytest.raises(
+        SigningKeyMissingError, match=r"no pack signing key at .*key\.pem.*lexgate audit init"
+    ):
+        load_signing_key(path)
+    assert not path.parent.exists()
+
+
 def _fingerprint_of_new_key(path: str) -> str:
-    return fingerprint(load_or_create_signing_key(path).public_key())
+    create_signing_key(path)
+    return fingerprint(load_signing_key(path).public_key())
 
 
 def test_processes_making_the_key_at_once_agree(tmp_path: Path) -> None:
@@ -70,16 +90,16 @@ def test_unusable_key_files_are_refused(
     tmp_path: Path, content: bytes | None, mode: int, message: str
 ) -> None:
     path = tmp_path / "key.pem"
-    load_or_create_signing_key(path)
+    create_signing_key(path)
     if content is not None:
         path.write_bytes(content)
     path.chmod(mode)
     with pytest.raises(SigningKeyError, match=message):
-        load_or_create_signing_key(path)
+        load_signing_key(path)
 
 
 def test_a_signature_verifies_with_the_public_key(tmp_path: Path) -> None:
-    key = load_or_create_signing_key(tmp_path / "key.pem")
+    key = made_key(tmp_path / "key.pem")
     signature = sign_pack(PACK, key)
     document = json.loads(signature)
     assert document["algorithm"] == "Ed25519"
@@ -115,21 +135,21 @@ BAD_SIGNATURES = [
 def test_bad_signatures_are_refused_naming_why(
     tmp_path: Path, change: object, data: bytes, message: str
 ) -> None:
-    key = load_or_create_signing_key(tmp_path / "key.pem")
+    key = made_key(tmp_path / "key.pem")
     signature = change(sign_pack(PACK, key))  # type: ignore[operator]
     with pytest.raises(PackSignatureError, match=message):
         verify_signature(data, signature, key.public_key())
 
 
 def test_a_signature_by_another_key_names_both_keys(tmp_path: Path) -> None:
-    signer = load_or_create_signing_key(tmp_path / "key.pem")
+    signer = made_key(tmp_path / "key.pem")
     other = Ed25519PrivateKey.generate()
     with pytest.raises(PackSignatureError, match=r"signed by key SHA256:.*not by the given key"):
         verify_signature(PACK, sign_pack(PACK, signer), other.public_key())
 
 
 def test_check_pack_signature_names_a_missing_file(tmp_path: Path) -> None:
-    key = load_or_create_signing_key(tmp_path / "key.pem")
+    key = made_key(tmp_path / "key.pem")
     pack, public = tmp_path / "p.zip", tmp_path / "key.pub"
     pack.write_bytes(PACK)
     public.write_text(public_key_pem(key))

@@ -31,7 +31,7 @@ BAD_JSONL = b'{"id": 1, "answer": "\\u0000"}\nnot json\n[1, 2]\n{"answer": 5}\n'
 
 @pytest.fixture(scope="module")
 def cli_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A directory for the private stores, the CLI configured over the gate database."""
+    """A directory for the private stores (the instance's home)."""
     yield tmp_path_factory.mktemp("cli")
 
 
@@ -40,11 +40,12 @@ def runner(
     gate_database_url: str, cli_database: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[CliRunner]:
     """A runner for `lexgate` over the gate database (settings and repository re-read)."""
+    monkeypatch.setenv("LEXGATE_HOME", str(cli_database))
     monkeypatch.setenv("LEXGATE_DATABASE_URL", gate_database_url)
     monkeypatch.setenv("LEXGATE_MAPPING_STORE_PATH", str(cli_database / "map.sqlite3"))
     monkeypatch.setenv("LEXGATE_AUDIT_SECRET", "reliability-cli-secret-0123456789")
     monkeypatch.chdir(cli_database)
-    if get_settings().database_url != gate_database_url:
+    if get_settings().home != cli_database.resolve():
         get_settings.cache_clear()
         cli._load_repository.cache_clear()
     yield CliRunner()

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from audit import Pseudonymizer
+from audit.signing import create_signing_key
 from legaldb import make_engine
 from lexgate.settings import Settings
 from tests.conftest import BACKENDS, new_corpus_database
@@ -91,6 +92,7 @@ def gated_app(corpus_template: str, tmp_path: Path) -> Iterator[GatedApp]:
         for role in ROLES:
             keys[role] = create_key(session, role, name=f"gate-{role}").key
     settings = gate_settings(url, tmp_path)
+    create_signing_key(settings.audit_signing_key_path)  # as `lexgate audit init` does
     with client_for(settings) as client:
         yield GatedApp(client, keys, settings, engine, Pseudonymizer(AUDIT_SECRET.encode(), "k1"))
     engine.dispose()

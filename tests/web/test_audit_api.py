@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from audit import verify_pack
-from audit.signing import fingerprint, load_or_create_signing_key, verify_signature
+from audit.signing import fingerprint, load_signing_key, verify_signature
 from tests.web.conftest import THREE_CITATIONS, VERIFIED, bearer, client_for
 from tests.web.recorded import GatedApp, gate_settings
 from verifier import today
@@ -49,7 +49,7 @@ def test_export_downloads_a_pack_that_verifies(
     assert summary.citations == 3 + 1 + 1
     # Signed with the server's key: the .sig file, base64, in X-LexGate-Signature.
     signature = base64.b64decode(response.headers["x-lexgate-signature"])
-    server_key = load_or_create_signing_key(gated_app.settings.audit_signing_key_path)
+    server_key = load_signing_key(gated_app.settings.audit_signing_key_path)
     signer = verify_signature(response.content, signature, server_key.public_key())
     assert signer == fingerprint(server_key.public_key())
 
@@ -125,7 +125,6 @@ def test_export_when_the_database_is_down_is_503(tmp_path: Path) -> None:
 def test_an_unusable_signing_key_is_503_naming_it(gated_app: GatedApp) -> None:
     """A signing key readable by others: no pack is sent unsigned; 503 saying why."""
     path = gated_app.settings.audit_signing_key_path
-    load_or_create_signing_key(path)
     path.chmod(0o644)
     response = gated_app.client.get(
         "/api/v1/audit/export",
@@ -135,3 +134,19 @@ def test_an_unusable_signing_key_is_503_naming_it(gated_app: GatedApp) -> None:
     assert response.status_code == 503
     error = response.json()["error"]
     assert error["code"] == "audit_unavailable" and "mode 0644" in error["message"]
+
+
+def test_a_missing_signing_key_is_503_naming_the_command(gated_app: GatedApp) -> None:
+    """No signing key: no pack, and no key made on the fly; 503 naming the path and the command
+    that makes it."""
+    path = gated_app.settings.audit_signing_key_path
+    path.unlink()
+    response = gated_app.client.get(
+        "/api/v1/audit/export",
+        params={"quarter": "2001Q1"},
+        headers=bearer(gated_app.keys["auditor"]),
+    )
+    assert response.status_code == 503
+    message = response.json()["error"]["message"]
+    assert str(path) in message and "`lexgate audit init`" in message
+    assert not path.exists()
