@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     home: Path = Field(
         default_factory=default_home,
         description="The instance's home: relative paths of the other settings (the SQLite "
-        "database, the mapping store, the keys, the round store) are taken from here, never "
+        "database, the mapping store, the keys, the round store, the cache) are taken from here, never "
         "from the current directory. Default: the project root of a source checkout, else "
         "$XDG_DATA_HOME/lexgate.",
     )
