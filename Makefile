@@ -14,13 +14,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## make run: set up, build or migrate the embedded SQLite statute database, start the web service.
+## make run: set up, build or migrate the embedded SQLite statute database, make the audit keys,
+## start the web service; it says "LexGate is up" in a frame, with the figures and where to look.
 run: install
-	$(BIN)/lexgate db init
-	$(BIN)/lexgate audit init
-	$(BIN)/lexgate db stats
-	@echo "Starting the web service: http://127.0.0.1:8000/ (pages open without a key on this loopback server; API docs at /docs)"
-	LEXGATE_WEB_PUBLIC_PAGES=$${LEXGATE_WEB_PUBLIC_PAGES:-true} $(BIN)/lexgate serve --host 127.0.0.1 --port 8000
+	@$(BIN)/lexgate db init
+	@$(BIN)/lexgate audit init
+	@LEXGATE_WEB_PUBLIC_PAGES=$${LEXGATE_WEB_PUBLIC_PAGES:-true} $(BIN)/lexgate serve --host 127.0.0.1 --port 8000
 
 ## make lint: ruff (lint and format), import-linter (the dependency arrow), mypy.
 lint: install

@@ -88,7 +88,7 @@ def _print_citations(stream: TextIO, jsonl: bool, lexicon: Lexicon | None) -> No
     if not jsonl:
         citations = extract(stream.read(), lexicon)
         payload = {"citations": [c.to_json() for c in citations]}
-        typer.echo(json.dumps(payload, ensure_ascii=False))
+        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
     for record_id, text in _jsonl_records(stream):
         citations = extract(text, lexicon)

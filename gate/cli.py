@@ -133,7 +133,7 @@ def register(
         else:
             from rich.console import Console
 
-            print_result(result, Console(highlight=False))
+            print_result(result, Console(highlight=False, soft_wrap=True))
 
 
 __all__ = [

@@ -7,11 +7,13 @@ Every command's module is imported for `--help`, but the libraries behind a comm
 
 from __future__ import annotations
 
+import inspect
 from datetime import date
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from audit.cli import register as register_audit
 from extractor.cli import register as register_extract
@@ -26,7 +28,53 @@ if TYPE_CHECKING:
     from legaldb import StatuteRepository
     from lexgate.settings import Settings
 
+if TYPE_CHECKING:
+    from typer._click.core import Command, Context
+
+
+class PlainHelp(TyperGroup):
+    """The root command group, showing parameters in `--help` the way click writes them: a
+    flag alone, a value option with its kind (`--as-of TEXT`), an argument by its name in
+    capitals (`FILE`, `[FILE]` when optional). Typer would label each with its Python type
+    (`<bool>`, `<str>`) and put a required argument's name in braces (`{file}`)."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Context | None = None, **extra: Any
+    ) -> Context:
+        """Plain metavars for the whole command tree, then the usual parse."""
+        _plain_parameters(self, self.context_class(self, info_name=info_name, parent=parent))
+        return super().make_context(info_name, args, parent=parent, **extra)
+
+
+_KINDS = {"str": "TEXT", "int": "INTEGER", "float": "NUMBER", "Path": "PATH"}
+
+
+def _plain_parameters(command: Command, context: Context) -> None:
+    """Give each parameter of command and its sub-commands, `--help` included, a metavar,
+    and each help text its paragraphs without the docstring's line breaks."""
+    for param in command.get_params(context):
+        if param.metavar is not None or param.name is None:
+            continue
+        if isinstance(param, TyperArgument):
+            name = param.name.upper()
+            param.metavar = name
+            usage = name if param.required else f"[{name}]"
+            # Typer has no setting for these two: the instance's own methods replace them.
+            setattr(param, "_usage_display_name", lambda usage=usage: usage)  # noqa: B010
+            setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010
+        elif isinstance(param, TyperOption):
+            kind = param.bare_type()
+            param.metavar = "" if param.is_flag else _KINDS.get(kind, kind.upper())
+    if command.help:
+        # A docstring's line breaks are not the help's: rich mode would print them.
+        paragraphs = inspect.cleandoc(command.help).split("\n\n")
+        command.help = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+    for sub in getattr(command, "commands", {}).values():
+        _plain_parameters(sub, context)
+
+
 app = typer.Typer(
+    cls=PlainHelp,
     name="lexgate",
     help="LexGate: check statute citations in legal QA answers.",
     no_args_is_help=True,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from functools import cache
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,6 +15,9 @@ from web.models import ROLES
 if TYPE_CHECKING:
     from rich.console import Console
     from sqlalchemy.orm import Session
+
+READY_WAIT_S = 600
+"""How long `lexgate serve` waits for the service to answer ready before it stops watching."""
 
 apikey_app = typer.Typer(help="Create, list and revoke API keys (stored hashed).",
                          no_args_is_help=True)  # fmt: skip
@@ -32,7 +37,14 @@ def serve(
     host = host or settings.web_host
     port = port or settings.web_port
     shown_host = f"[{host}]" if ":" in host else host
-    console().print(f"LexGate on http://{shown_host}:{port}/  (API docs: /docs; Ctrl-C stops)")
+    url = f"http://{shown_host}:{port}"
+    console().print(f"Starting LexGate on {url}/ (loading the statutes takes a few seconds)…")
+    threading.Thread(
+        target=_announce_when_ready,
+        args=(url, _probe_url(host, port), settings.web_public_pages),
+        name="lexgate-ready",
+        daemon=True,
+    ).start()
     uvicorn.run(
         "web.app:create_app_from_environment",
         factory=True,
@@ -43,6 +55,46 @@ def serve(
         forwarded_allow_ips=settings.web_forwarded_allow_ips,
         log_level="info",
         timeout_keep_alive=settings.web_keep_alive_s,
+    )
+
+
+def _probe_url(host: str, port: int) -> str:
+    """Where this machine reaches the server: a wildcard address is probed on loopback."""
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
+def _announce_when_ready(url: str, probe: str, public_pages: bool) -> None:
+    """Once /api/v1/readyz answers 200, print one framed notice: the server is up, with the
+    statutes it holds and where to look (after uvicorn's own start-up lines, not among them)."""
+    import httpx
+    from rich.panel import Panel
+
+    deadline = time.monotonic() + READY_WAIT_S
+    while time.monotonic() < deadline:
+        try:
+            reply = httpx.get(f"{probe}/api/v1/readyz", timeout=2)
+            if reply.status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    else:
+        return
+    figures = reply.json()
+    pages = "pages open without a key" if public_pages else "pages: log in at /login"
+    console().print(
+        Panel(
+            f"[bold]LexGate is up: {url}/[/bold]\n"
+            f"{figures.get('laws', 0):,} laws · {figures.get('versions', 0):,} versions · "
+            f"{figures.get('articles', 0):,} articles\n"
+            "check an answer: /  ·  statutes: /laws  ·  audit: /audit\n"
+            f"{pages}  ·  API docs: /docs\n"
+            "the data in detail: lexgate db stats  ·  Ctrl-C stops",
+            expand=False,
+            border_style="green",
+        )
     )
 
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from gate.cli import register
 from legaldb import StatuteRepository
-from tests.gate.test_scenarios import CORRECTED, INVENTED, LOCAL_ONLY, QUESTION
+from tests.gate.test_scenarios import CORRECTED, INVENTED, LOCAL_ONLY, QUESTION, REPEALED
 
 LINE_KEYS = {"id", "decision", "verifiable_rate", "standards", "rerun_request", "facts"}
 
@@ -121,3 +121,19 @@ def test_bad_input_exits_2(
     result = CliRunner().invoke(app, args, input=stdin)
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_text_output_is_not_wrapped_when_piped(app: typer.Typer, tmp_path: Path) -> None:
+    """Piped (CliRunner is no terminal), every fact and evidence note stays on its own line:
+    no break inside a word (《中华人民共\\n和国…》), no line left as a bare "— " or "- "."""
+    answer = tmp_path / "answer.txt"
+    answer.write_text(REPEALED + INVENTED, encoding="utf-8")
+    shown = CliRunner().invoke(app, ["gate", str(answer), "--question", QUESTION])
+    as_json = CliRunner().invoke(app, ["gate", str(answer), "--question", QUESTION, "--json"])
+    assert shown.exit_code == as_json.exit_code == 0, shown.output
+    facts = [fact["text"] for fact in json.loads(as_json.output)["facts"]]
+    assert len(facts) == 2 and all(len(fact) > 40 for fact in facts)  # > 80 columns wide
+    lines = shown.output.splitlines()
+    for fact in facts:
+        assert f"  - {fact}" in lines
+    assert not [line for line in lines if line.rstrip().endswith(("—", "-"))]

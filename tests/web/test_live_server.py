@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import re
 import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.web.conftest import VERIFIED, LiveServer
+from tests.web.conftest import VERIFIED, LiveServer, free_port
 
 
 def _raw_post(server: LiveServer, head: str, chunks: list[bytes]) -> bytes:
@@ -91,3 +97,31 @@ def test_idle_connections_outlive_uvicorns_default_keep_alive(live_server: LiveS
         assert connection.sock is opened  # the same connection, not a new one
     finally:
         connection.close()
+
+
+def test_serve_says_when_it_is_up(live_database_url: str) -> None:
+    """`lexgate serve` prints one framed "LexGate is up" notice once /readyz answers, after
+    uvicorn's start-up lines, with the statute figures and where to look."""
+    port = free_port()
+    env = {**os.environ, "LEXGATE_DATABASE_URL": live_database_url, "COLUMNS": "80"}
+    command = [str(Path(sys.executable).parent / "lexgate"), "serve", "--port", str(port)]
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    lines: list[str] = []
+    watchdog = threading.Timer(180, process.kill)  # a server that never says so is stopped
+    watchdog.start()
+    try:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.append(line.rstrip())
+            if "Ctrl-C stops" in line or len(lines) > 200:
+                break
+    finally:
+        watchdog.cancel()
+        process.terminate()
+        process.wait(timeout=30)
+    output = "\n".join(lines)
+    assert f"LexGate is up: http://127.0.0.1:{port}/" in output, output
+    assert re.search(r"[\d,]+ laws · [\d,]+ versions · [\d,]+ articles", output)
+    assert output.index("Application startup complete") < output.index("LexGate is up")
