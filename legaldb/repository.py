@@ -45,8 +45,15 @@ _NOTHING = Lookup(law=None, version=None, article=None, repeal=None)
 class StatuteRepository:
     """The statute database as the rest of LexGate sees it (frozen types, no ORM)."""
 
-    def __init__(self, engine: Engine, index: StatuteIndex, manifests: tuple[Manifest, ...]):
+    def __init__(
+        self,
+        engine: Engine,
+        index: StatuteIndex,
+        manifests: tuple[Manifest, ...],
+        derived_dir: Path | None = None,
+    ):
         self._engine = engine
+        self.derived_dir = derived_dir  # for data derived from these statutes; None: keep none
         self._index = index
         self._manifests = manifests
         self._complete = frozenset(level for m in manifests for level in m.complete_levels)
@@ -68,7 +75,13 @@ class StatuteRepository:
         on the first load (legaldb.snapshot)."""
         if cache_dir is None:
             return cls(engine, *_read_index(engine))
-        from legaldb.snapshot import content_stamp, read_snapshot, snapshot_path, write_snapshot
+        from legaldb.snapshot import (
+            content_stamp,
+            derived_dir,
+            read_snapshot,
+            snapshot_path,
+            write_snapshot,
+        )
 
         with engine.connect() as conn:
             stamp = content_stamp(conn)
@@ -77,7 +90,7 @@ class StatuteRepository:
         if loaded is None:
             loaded = _read_index(engine)
             write_snapshot(path, stamp, *loaded)
-        return cls(engine, *loaded)
+        return cls(engine, *loaded, derived_dir(cache_dir, stamp))
 
     # --- names ----------------------------------------------------------------------------
 

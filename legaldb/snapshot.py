@@ -59,12 +59,42 @@ def snapshot_path(cache_dir: Path, url: sa.URL) -> Path:
     return cache_dir / f"statutes-{hashlib.sha256(shown.encode()).hexdigest()[:16]}.marshal"
 
 
-def read_snapshot(path: Path, stamp: Stamp) -> tuple[StatuteIndex, tuple[Manifest, ...]] | None:
-    """The index and manifests kept in `path`, or None when missing, unreadable or stale."""
+def derived_dir(cache_dir: Path, stamp: Stamp) -> Path:
+    """Where data derived from these statutes is kept (the verifier's quote indexes): one
+    directory per content stamp, so nothing derived from other statutes is ever read."""
+    return cache_dir / f"derived-{hashlib.sha256(repr(stamp).encode()).hexdigest()[:16]}"
+
+
+def read_marshalled(path: Path) -> object | None:
+    """The value marshalled in path; None when missing or unreadable."""
     try:
-        data = marshal.loads(path.read_bytes())
+        return marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         return None
+
+
+def write_marshalled(path: Path, value: Any) -> bool:
+    """Write value atomically (a reader sees the old file or the new one); False when the
+    directory cannot be written (the caller works on without the file)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                marshal.dump(value, out)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def read_snapshot(path: Path, stamp: Stamp) -> tuple[StatuteIndex, tuple[Manifest, ...]] | None:
+    """The index and manifests kept in `path`, or None when missing, unreadable or stale."""
+    data = read_marshalled(path)
     if not isinstance(data, dict) or data.get("stamp") != stamp:
         return None
     manifests = tuple(
@@ -77,8 +107,7 @@ def read_snapshot(path: Path, stamp: Stamp) -> tuple[StatuteIndex, tuple[Manifes
 def write_snapshot(
     path: Path, stamp: Stamp, index: StatuteIndex, manifests: tuple[Manifest, ...]
 ) -> bool:
-    """Write the snapshot atomically (a reader sees the old file or the new one); False when
-    the directory cannot be written (the caller works on without it)."""
+    """Write the snapshot (write_marshalled)."""
     data = {
         "stamp": stamp,
         "index": index.to_plain(),
@@ -87,17 +116,4 @@ def write_snapshot(
             for m in manifests
         ],
     }
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".statutes-")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                marshal.dump(data, out)
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
-    except OSError:
-        return False
-    return True
+    return write_marshalled(path, data)

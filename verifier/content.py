@@ -18,6 +18,7 @@ from weakref import WeakKeyDictionary
 
 from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
+from legaldb.snapshot import read_marshalled, write_marshalled
 from verifier.models import FoundIn, NumberConflict, QuoteCheck, QuoteScore
 from verifier.numbers import number_conflicts
 from verifier.quotes import QuoteIndex, compare_quote
@@ -27,6 +28,7 @@ FOUND_IN_LIMIT = 3
 LOCATION_MIN_SCORE = 0.6
 STRONG_LOCATION = 0.8  # a match elsewhere in the same law ends the search
 INDEXES_PER_REPOSITORY = 256
+QUOTE_INDEX_FORMAT = 1  # raise when QuoteIndex.to_plain changes
 LOCATIONS_PER_REPOSITORY = 8192  # memoised quote locations (under 2 KB each)
 
 ArticleKey = tuple[int, str | None]
@@ -40,17 +42,29 @@ _LOCATED: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple[int, str, int],
 
 
 def version_index(repo: StatuteRepository, version_id: int) -> QuoteIndex[tuple[ArticleKey, str]]:
-    """The quote index over one version's articles, built once per repository and version."""
+    """The quote index over one version's articles, built once per repository and version;
+    kept on disk beside the statute snapshot (repo.derived_dir) for the next process."""
     indexes = _INDEXES.setdefault(repo, {})
     index = indexes.get(version_id)
     if index is None:
         if len(indexes) >= INDEXES_PER_REPOSITORY:
             indexes.clear()
-        index = QuoteIndex(
-            (((a.info.number, a.info.suffix), a.info.label), a.text)
-            for a in repo.articles_text(version_id)
-        )
-        indexes[version_id] = index
+        index = indexes[version_id] = _kept_index(repo, version_id)
+    return index
+
+
+def _kept_index(repo: StatuteRepository, version_id: int) -> QuoteIndex[tuple[ArticleKey, str]]:
+    path = None if repo.derived_dir is None else repo.derived_dir / f"quotes-{version_id}.marshal"
+    if path is not None:
+        kept = read_marshalled(path)
+        if isinstance(kept, tuple) and kept[0] == QUOTE_INDEX_FORMAT:
+            return QuoteIndex.from_plain(kept[1])
+    index = QuoteIndex(
+        (((a.info.number, a.info.suffix), a.info.label), a.text)
+        for a in repo.articles_text(version_id)
+    )
+    if path is not None:
+        write_marshalled(path, (QUOTE_INDEX_FORMAT, index.to_plain()))
     return index
 
 

@@ -29,7 +29,7 @@ import math
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, LCSseq
@@ -189,6 +189,19 @@ class QuoteIndex(Generic[K]):
 
     def __len__(self) -> int:
         return len(self._keys)
+
+    def to_plain(self) -> tuple[Any, ...]:
+        """The built index as plain values (for `marshal`; keys must be plain too)."""
+        return (self._keys, self._texts, self._lengths, self._postings, self._idf,
+                self._common, self._weights, self._unseen_idf)  # fmt: skip
+
+    @classmethod
+    def from_plain(cls, plain: tuple[Any, ...]) -> QuoteIndex[K]:
+        """The index `to_plain` described, without building it again."""
+        index = cls(())
+        (index._keys, index._texts, index._lengths, index._postings, index._idf,
+         index._common, index._weights, index._unseen_idf) = plain  # fmt: skip
+        return index
 
     def _shortlist(self, quote: str) -> list[int]:
         """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""

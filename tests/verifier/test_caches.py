@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 
-from legaldb import StatuteRepository
+from legaldb import StatuteRepository, make_engine
 from tests.conftest import SHARED_DIR
 from verifier import check, content, numbers, result_to_json
 
@@ -79,3 +80,20 @@ def test_quantities_are_fresh_lists() -> None:
         ("duration", 7 * 365.0),
         ("amount", 50_000.0),
     ]
+
+
+def test_quote_indexes_kept_on_disk_give_the_same_checks(
+    corpus_database_url: str, tmp_path: Path
+) -> None:
+    """Quote indexes read back from beside the statute snapshot check as freshly built ones."""
+    engine = make_engine(corpus_database_url)
+    answers = _answers_with_quotes(60)
+    building = StatuteRepository.load(engine, tmp_path)  # builds and keeps the indexes
+    assert building.derived_dir is not None
+    built = _results(building, answers)
+    kept = sorted(building.derived_dir.glob("quotes-*.marshal"))
+    assert len(kept) > 3, "the sample must exercise quote location"
+    reading = StatuteRepository.load(engine, tmp_path)  # another process, in effect
+    assert _results(reading, answers) == built
+    assert _results(StatuteRepository.load(engine), answers) == built  # no cache at all
+    engine.dispose()
