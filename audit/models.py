@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: importing the audit types loads no gate or verifier code
     from gate.models import RoundRecord
-    from verifier.models import CheckResult
 
 
 class PiiKind(StrEnum):
@@ -92,15 +91,11 @@ class MappingEntry:
 
 @dataclass(frozen=True, slots=True)
 class Recording:
-    """A gated round to record as a new case, with who asked and, if kept, the verifier's checks.
-
-    `checks` maps attempt numbers to the `verifier.CheckResult` the gate decided on; attempts
-    missing from it are checked again (same answer, repository and as-of date: same verdicts).
-    """
+    """A gated round to record as a new case (its attempts hold their assessments), with who
+    asked and when."""
 
     round: RoundRecord
     subject_id: str | None = None
-    checks: Mapping[int, CheckResult] = field(default_factory=dict, hash=False)
     recorded_at: datetime | None = None
 
 

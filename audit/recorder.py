@@ -12,14 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-import verifier
 from audit.errors import AuditWriteError, CaseMismatchError, TraceError
 from audit.mapping_store import MappingStore
 from audit.masking import mask_pii
@@ -31,14 +30,15 @@ from audit.models import (
     TracedCase,
 )
 from audit.pseudonyms import Pseudonymizer, parse_pseudonym
-from gate.models import AttemptRecord, Fact, Failure, GateResult, RoundRecord, Standard
+from audit.review import REVIEW_TABLE, review_rows
+from gate.models import Assessment, AttemptRecord, Fact, Failure, RoundRecord, Standard
 from gate.policy import Policy
 from gate.provisions import provision_of
 from gate.rounds import open_round, record_attempt
 from gate.standards import conclusions
 from legaldb import orm
 from legaldb.repository import StatuteRepository
-from verifier.models import CheckResult, Verdict
+from verifier.models import Verdict
 
 CASE_TABLE = orm.Base.metadata.tables["audit_case"]
 ATTEMPT_TABLE = orm.Base.metadata.tables["audit_attempt"]
@@ -202,13 +202,15 @@ def _citation_row(case_id: str, attempt: int, position: int, verdict: Verdict) -
 
 
 def _attempt_rows(
-    case_id: str,
-    entry: AttemptRecord,
-    check: CheckResult,
-    policy: Policy,
-    recorded_at: datetime,
+    case_id: str, entry: AttemptRecord, policy: Policy, recorded_at: datetime
 ) -> tuple[Row, list[Row]]:
-    """The attempt's row and its citations' rows."""
+    """The attempt's row and its citations' rows, from the assessment the attempt holds."""
+    check = entry.check
+    if check is None:
+        raise AuditWriteError(
+            f"attempt {entry.attempt} holds no verifier check: record the round that assessed "
+            "it (gate.rounds), not one read back from JSON"
+        )
     by_span: dict[tuple[int, int], Verdict] = {}
     for verdict in check.verdicts:
         by_span.setdefault((verdict.citation.start, verdict.citation.end), verdict)
@@ -261,18 +263,6 @@ def _attempt_rows(
     return row, citations
 
 
-def _check_for(
-    entry: AttemptRecord,
-    round_: RoundRecord,
-    checks: Mapping[int, CheckResult],
-    repo: StatuteRepository,
-) -> CheckResult:
-    given = checks.get(entry.attempt)
-    if given is not None:
-        return given
-    return verifier.check(entry.answer, repo, date.fromisoformat(round_.as_of))
-
-
 def _case_row(
     case_id: str,
     round_: RoundRecord,
@@ -316,21 +306,23 @@ class _Batch:
         self.cases: list[Row] = []
         self.attempts: list[Row] = []
         self.citations: list[Row] = []
+        self.reviews: list[Row] = []
 
     def add_attempts(
         self,
         case_id: str,
         round_: RoundRecord,
         entries: Iterable[AttemptRecord],
-        checks: Mapping[int, CheckResult],
-        repo: StatuteRepository,
         recorded_at: datetime,
     ) -> None:
+        as_of = date.fromisoformat(round_.as_of)
         for entry in entries:
-            check = _check_for(entry, round_, checks, repo)
-            row, citations = _attempt_rows(case_id, entry, check, round_.policy, recorded_at)
+            row, citations = _attempt_rows(case_id, entry, round_.policy, recorded_at)
             self.attempts.append(row)
             self.citations.extend(citations)
+            self.reviews.extend(
+                review_rows(case_id, entry.attempt, entry.judged, as_of=as_of, now=recorded_at)
+            )
 
     def write(self, connection: Connection) -> None:
         # Parents first: the attempts' and citations' foreign keys need their rows.
@@ -339,6 +331,8 @@ class _Batch:
                 connection.execute(table.insert(), rows)
         if self.citations:
             connection.execute(CITATION_TABLE.insert(), self.citations)
+        if self.reviews:
+            connection.execute(REVIEW_TABLE.insert(), self.reviews)
 
 
 # --- Recording ---
@@ -374,10 +368,10 @@ def record(
     store: MappingStore,
     subject_id: str | None = None,
     case_id: str | None = None,
-    checks: Mapping[int, CheckResult] | None = None,
     now: datetime | None = None,
 ) -> str:
-    """Record a round of the gate; returns its case id.
+    """Record a round of the gate as its attempts hold it (each with its check and judgements;
+    the unsure judgements go to the review queue); returns its case id.
 
     Without case_id, a new case. With the case id an earlier call returned, the round's
     attempts not yet recorded are added and the case's state updated: a round kept between
@@ -389,11 +383,10 @@ def record(
     moment = _aware(now)
     session, subject, entries = _pseudonyms(pseudonymizer, round_.session_id, subject_id)
     batch = _Batch()
-    given_checks = checks or {}
     if case_id is None:
         new_case_id = uuid.uuid4().hex
         batch.cases.append(_case_row(new_case_id, round_, subject, session, repo, moment))
-        batch.add_attempts(new_case_id, round_, round_.attempts, given_checks, repo, moment)
+        batch.add_attempts(new_case_id, round_, round_.attempts, moment)
         store.record_many(entries, moment)  # the mapping first: a case never lacks its trace
         _write(engine, batch.write)
         return new_case_id
@@ -421,9 +414,7 @@ def record(
             for digest, entry in zip(recorded, round_.attempts, strict=False)
         ):
             raise CaseMismatchError(f"the round does not continue the answers of case {case_id}")
-        batch.add_attempts(
-            case_id, round_, round_.attempts[len(recorded) :], given_checks, repo, moment
-        )
+        batch.add_attempts(case_id, round_, round_.attempts[len(recorded) :], moment)
         batch.write(connection)
         connection.execute(
             CASE_TABLE.update()
@@ -439,7 +430,7 @@ def record(
 def record_result(
     engine: Engine,
     answer: str,
-    result: GateResult,
+    assessment: Assessment,
     *,
     repo: StatuteRepository,
     pseudonymizer: Pseudonymizer,
@@ -448,16 +439,14 @@ def record_result(
     question: str | None = None,
     policy: Policy | None = None,
     subject_id: str | None = None,
-    check: CheckResult | None = None,
     now: datetime | None = None,
 ) -> str:
-    """Record one evaluation (`gate.evaluate`) as a case of one attempt; returns its case id.
+    """Record one assessment (`gate.assess_answer`) as a case of one attempt; its case id.
 
-    policy is the one the result was decided under (default Policy()); check the verifier's
-    result the gate assessed, if kept (else the answer is checked again).
+    policy is the one the answer was assessed under (default Policy()).
     """
     round_ = single_attempt_round(
-        answer, result, session_id=session_id, question=question, policy=policy
+        answer, assessment, session_id=session_id, question=question, policy=policy
     )
     return record(
         engine,
@@ -466,27 +455,26 @@ def record_result(
         pseudonymizer=pseudonymizer,
         store=store,
         subject_id=subject_id,
-        checks={1: check} if check is not None else None,
         now=now,
     )
 
 
 def single_attempt_round(
     answer: str,
-    result: GateResult,
+    assessment: Assessment,
     *,
     session_id: str,
     question: str | None = None,
     policy: Policy | None = None,
 ) -> RoundRecord:
-    """The round of one attempt an evaluation amounts to (its state as gate.rounds sets it)."""
+    """The round of one attempt an assessment amounts to (its state as gate.rounds sets it)."""
     opened = open_round(
         session_id=session_id,
         question=question,
-        as_of=date.fromisoformat(result.as_of),
+        as_of=date.fromisoformat(assessment.result.as_of),
         policy=policy,
     )
-    return record_attempt(opened, answer, result)
+    return record_attempt(opened, answer, assessment)
 
 
 def record_many(
@@ -517,7 +505,7 @@ def record_many(
         entries.update((entry[0], entry) for entry in mapped)
         case_id = uuid.uuid4().hex
         batch.cases.append(_case_row(case_id, round_, subject, session, repo, at))
-        batch.add_attempts(case_id, round_, round_.attempts, recording.checks, repo, at)
+        batch.add_attempts(case_id, round_, round_.attempts, at)
         case_ids.append(case_id)
     if not case_ids:
         return []

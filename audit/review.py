@@ -18,10 +18,10 @@ from sqlalchemy.engine import Engine
 from audit.errors import AlreadyDecidedError, AuditWriteError, ReviewError, ReviewNotFoundError
 from audit.masking import mask_pii
 from audit.models import ReviewItem
-from audit.recorder import CASE_TABLE
 from gate.models import RELATIONS, JudgedCitation
 from legaldb import orm
 
+CASE_TABLE = orm.Base.metadata.tables["audit_case"]
 REVIEW_TABLE = orm.Base.metadata.tables["judge_review"]
 
 
@@ -64,6 +64,46 @@ def _item(row: Any) -> ReviewItem:
     )
 
 
+def review_rows(
+    case_id: str,
+    attempt: int,
+    judged: Iterable[JudgedCitation],
+    *,
+    as_of: date,
+    now: datetime | None = None,
+) -> list[dict[str, Any]]:
+    """The queue rows of an attempt's judgements that do not stand (claim PII-masked)."""
+    moment = _now(now)
+    rows = []
+    for item in judged:
+        if item.stands:
+            continue
+        judgement = item.judgement
+        question = item.question
+        rows.append(
+            {
+                "case_id": case_id,
+                "attempt": attempt,
+                "span_start": item.start,
+                "span_end": item.end,
+                "enqueued_at": moment,
+                "as_of": as_of,
+                "law": _clip(question.law, 500),
+                "provision": _clip(mask_pii(question.provision).text, 700),
+                "claim": mask_pii(question.claim).text,
+                "article_text": question.article_text,
+                "p_supports": judgement.supports,
+                "p_contradicts": judgement.contradicts,
+                "p_says_nothing": judgement.says_nothing,
+                "judge_relation": judgement.relation,
+                "confidence": judgement.confidence,
+                "threshold": item.threshold,
+                "model": _clip(judgement.model, 200) if judgement.model else None,
+            }
+        )
+    return rows
+
+
 def enqueue(
     engine: Engine,
     case_id: str,
@@ -75,54 +115,31 @@ def enqueue(
 ) -> list[int]:
     """Queue the judgements of a recorded attempt that do not stand; their review ids.
 
-    Judgements that stand are not queued. Queuing one citation of an attempt twice keeps the
-    first (the ids returned are those of the queue). AuditWriteError if the attempt is not
-    recorded or the database fails.
+    `audit.record` queues a round's unsure judgements itself; this is for an attempt recorded
+    without them. Queuing one citation of an attempt twice keeps the first (the ids returned
+    are those of the queue). AuditWriteError if the attempt is not recorded or the database
+    fails.
     """
-    moment = _now(now)
-    unsure = [item for item in judged if not item.stands]
-    if not unsure:
-        return []
+    rows = review_rows(case_id, attempt, judged, as_of=as_of, now=now)
     ids: list[int] = []
+    if not rows:
+        return ids
     try:
         with engine.begin() as connection:
-            for item in unsure:
+            for row in rows:
                 key = (
                     (REVIEW_TABLE.c.case_id == case_id)
                     & (REVIEW_TABLE.c.attempt == attempt)
-                    & (REVIEW_TABLE.c.span_start == item.start)
-                    & (REVIEW_TABLE.c.span_end == item.end)
+                    & (REVIEW_TABLE.c.span_start == row["span_start"])
+                    & (REVIEW_TABLE.c.span_end == row["span_end"])
                 )
                 existing = connection.execute(sa.select(REVIEW_TABLE.c.id).where(key)).scalar()
-                if existing is not None:
-                    ids.append(existing)
-                    continue
-                judgement = item.judgement
-                question = item.question
-                inserted = connection.execute(
-                    REVIEW_TABLE.insert()
-                    .values(
-                        case_id=case_id,
-                        attempt=attempt,
-                        span_start=item.start,
-                        span_end=item.end,
-                        enqueued_at=moment,
-                        as_of=as_of,
-                        law=_clip(question.law, 500),
-                        provision=_clip(mask_pii(question.provision).text, 700),
-                        claim=mask_pii(question.claim).text,
-                        article_text=question.article_text,
-                        p_supports=judgement.supports,
-                        p_contradicts=judgement.contradicts,
-                        p_says_nothing=judgement.says_nothing,
-                        judge_relation=judgement.relation,
-                        confidence=judgement.confidence,
-                        threshold=item.threshold,
-                        model=_clip(judgement.model, 200) if judgement.model else None,
+                if existing is None:
+                    inserted = connection.execute(
+                        REVIEW_TABLE.insert().values(**row).returning(REVIEW_TABLE.c.id)
                     )
-                    .returning(REVIEW_TABLE.c.id)
-                )
-                ids.append(int(inserted.scalar_one()))
+                    existing = int(inserted.scalar_one())
+                ids.append(existing)
     except sa.exc.SQLAlchemyError as error:
         raise AuditWriteError(f"the review items were not queued: {error}") from error
     return ids
@@ -239,5 +256,6 @@ __all__ = [
     "get",
     "pending",
     "review_json",
+    "review_rows",
     "reviews_by_case",
 ]

@@ -32,7 +32,7 @@ from audit import MappingStore, Pseudonymizer, export_pack, record, record_many,
 from audit.export import build_members, load_cases, quarter_period
 from audit.models import Recording
 from benchmarks.common import ANSWERS, repository
-from gate import Policy, assess
+from gate import Assessment, Policy, assess
 from gate.models import RoundRecord
 from gate.rounds import open_round, record_attempt
 from legaldb import StatuteRepository, make_engine, upgrade
@@ -45,9 +45,7 @@ SUBJECTS = 500
 BATCH = 1000
 
 
-def gated_rounds(
-    repo: StatuteRepository,
-) -> list[tuple[RoundRecord, dict[int, CheckResult]]]:
+def gated_rounds(repo: StatuteRepository) -> list[RoundRecord]:
     """One round per answer: it opens the round, other answers to its question are the reruns."""
     by_question: dict[str, list[str]] = defaultdict(list)
     for line in ANSWERS.read_text("utf-8").splitlines():
@@ -59,41 +57,35 @@ def gated_rounds(
     for question, answers in by_question.items():
         for first in range(len(answers)):
             round_ = open_round(session_id="bench", question=question, as_of=AS_OF, policy=policy)
-            kept: dict[int, CheckResult] = {}
             for offset in range(policy.max_attempts):
                 answer = answers[(first + offset) % len(answers)]
                 if answer not in checks:
                     checks[answer] = verifier.check(answer, repo, AS_OF)
-                attempt = offset + 1
-                kept[attempt] = checks[answer]
-                result = assess(
+                result = assess(  # gate.assess_answer without checking a repeated answer again
                     checks[answer],
                     answer,
                     question=question,
                     policy=policy,
                     session_id="bench",
-                    attempt=attempt,
+                    attempt=offset + 1,
                 )
-                round_ = record_attempt(round_, answer, result)
+                round_ = record_attempt(round_, answer, Assessment(checks[answer], result))
                 if round_.state != "open":
                     break
-            rounds.append((round_, kept))
+            rounds.append(round_)
     return rounds
 
 
-def recordings(
-    rounds: list[tuple[RoundRecord, dict[int, CheckResult]]], count: int
-) -> list[Recording]:
+def recordings(rounds: list[RoundRecord], count: int) -> list[Recording]:
     """count cases cycling through the rounds, each its own session, spread over the quarter."""
     made = []
     for index in range(count):
-        round_, kept = rounds[index % len(rounds)]
+        round_ = rounds[index % len(rounds)]
         at = QUARTER_START + timedelta(seconds=index * QUARTER_SECONDS // count)
         made.append(
             Recording(
                 round_.model_copy(update={"session_id": f"session-{index}"}),
                 subject_id=f"subject-{index % SUBJECTS}",
-                checks=kept,
                 recorded_at=at,
             )
         )
@@ -112,7 +104,7 @@ def main() -> None:
     started = time.perf_counter()
     rounds = gated_rounds(repo)
     gate_s = time.perf_counter() - started
-    attempts = sum(len(r.attempts) for r, _ in rounds)
+    attempts = sum(len(r.attempts) for r in rounds)
     print(f"gated {len(rounds)} rounds ({attempts} answers) in {gate_s:.1f} s")
 
     audit_url = args.audit_url or f"sqlite:///{workdir / 'audit.sqlite3'}"
@@ -137,7 +129,7 @@ def main() -> None:
     )
 
     singles = []
-    for index, (round_, kept) in enumerate(rounds[:100]):
+    for index, round_ in enumerate(rounds[:100]):
         single = round_.model_copy(update={"session_id": f"single-{index}"})
         started = time.perf_counter()
         record(
@@ -147,7 +139,6 @@ def main() -> None:
             pseudonymizer=pseudonymizer,
             store=store,
             subject_id=f"single-subject-{index}",
-            checks=kept,
             now=QUARTER_START - timedelta(days=1),  # outside the exported quarter
         )
         singles.append(time.perf_counter() - started)

@@ -1,7 +1,9 @@
 """The quality gate: the decision on an answer after verification and before delivery.
 
-`evaluate` decides on one answer (pass, rerun, pass_boundary, no_citations) with the
-verifiable rate, the quality standards and the facts for a rerun; `run` drives a whole round of
+`assess_answer` is the one path of an answer: it checks the citations, asks the judge (when
+given) and decides (pass, rerun, pass_boundary, no_citations) with the verifiable rate, the
+quality standards and the facts for a rerun, returning the whole `Assessment`; `assess` is its
+pure decision on a check, `evaluate` its result alone. `run` drives a whole round of
 fact-injected reruns through a `Regenerator`; `premise` gives facts for the generation prompt.
 """
 
@@ -10,15 +12,25 @@ from typing import TYPE_CHECKING
 from textnorm.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from gate.decide import assess, evaluate
+    from gate.assessment import assess_answer, evaluate
+    from gate.decide import assess
     from gate.errors import GateError, RegeneratorError, RoundClosedError
-    from gate.models import AttemptRecord, Fact, GateResult, RerunRequest, RoundRecord, Standard
+    from gate.models import (
+        Assessment,
+        AttemptRecord,
+        Fact,
+        GateResult,
+        RerunRequest,
+        RoundRecord,
+        Standard,
+    )
     from gate.policy import Policy
     from gate.premise import premise
     from gate.regenerator import OpenAIRegenerator, Regenerator
     from gate.rounds import Round, fail, open_round, run, submit
 
 __all__ = [
+    "Assessment",
     "AttemptRecord",
     "Fact",
     "GateError",
@@ -33,6 +45,7 @@ __all__ = [
     "RoundRecord",
     "Standard",
     "assess",
+    "assess_answer",
     "evaluate",
     "fail",
     "open_round",
@@ -44,9 +57,11 @@ __all__ = [
 __getattr__ = lazy_exports(
     __name__,
     {
-        "gate.decide": ("assess", "evaluate"),
+        "gate.assessment": ("assess_answer", "evaluate"),
+        "gate.decide": ("assess",),
         "gate.errors": ("GateError", "RegeneratorError", "RoundClosedError"),
         "gate.models": (
+            "Assessment",
             "AttemptRecord",
             "Fact",
             "GateResult",

@@ -39,7 +39,7 @@ def gate_jsonl_lines(
     lines: Iterable[str], repo: StatuteRepository, default_as_of: date, policy: Policy
 ) -> Iterator[str]:
     """One line {"id", "decision", …} per input line {"id", "question"?, "answer", "as_of"?}."""
-    from gate.decide import evaluate
+    from gate.assessment import evaluate
 
     for _, item, answer in jsonl_items(lines):
         question = item.get("question")
@@ -110,7 +110,7 @@ def register(
     ) -> None:
         """Decide on an answer: pass, rerun (with the facts and request), pass_boundary or
         no_citations, with every quality standard."""
-        from gate.decide import evaluate
+        from gate.assessment import evaluate
         from gate.policy import Policy
 
         policy = Policy(strict=strict)

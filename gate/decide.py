@@ -1,6 +1,7 @@
 """The gate's decision on one answer: verifiable rate, failures, standards, facts, rerun request.
 
-`assess` is the pure core on a verifier `CheckResult`; `evaluate` runs the verifier first.
+`assess` is the pure core on a verifier `CheckResult` (and the judge's judgements, if any);
+`gate.assess_answer` (gate.assessment) runs the verifier and the judge first.
 The decision depends only on the set of distinct provisions and their failures, never on the
 order of the citations or on repeats of one citation.
 """
@@ -11,8 +12,8 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from datetime import date
 
-import verifier
 from gate.facts import fact_for, no_citations_fact, rerun_request
+from gate.judge import judge_failures
 from gate.models import (
     INVENTED_SIGNALS,
     Decision,
@@ -20,6 +21,7 @@ from gate.models import (
     Failure,
     Finding,
     GateResult,
+    JudgedCitation,
     RateCounts,
     RerunRequest,
     Signal,
@@ -28,6 +30,7 @@ from gate.policy import Policy
 from gate.provisions import (
     STATUS_RANK,
     ProvisionKey,
+    failure_order,
     is_correctable,
     provision_key,
     provision_of,
@@ -146,14 +149,22 @@ def assess(
     session_id: str | None = None,
     attempt: int = 1,
     repo: StatuteRepository | None = None,
+    judged: Sequence[JudgedCitation] = (),
+    judge_error: str | None = None,
 ) -> GateResult:
     """The decision on an answer already checked by the verifier (no I/O but the repository's
-    in-memory index, consulted only when given)."""
+    in-memory index, consulted only when given); the judge's standing judgements, if any,
+    count as failures beside the verifier's (gate.judge)."""
     policy = policy or Policy()
     verdicts = check.verdicts
     counts = rate_counts(verdicts)
     found = findings(verdicts, policy, repo=repo, as_of=date.fromisoformat(check.as_of))
     failures = [finding.failure for finding in found]
+    candidate_facts = [f.fact for f in found if f.fact is not None]
+    judge_found = judge_failures(judged, verdicts, policy)
+    if judge_found:
+        failures = sorted((*failures, *(f for f, _ in judge_found)), key=failure_order)
+        candidate_facts += [fact for _, fact in judge_found if fact is not None]
     decision = decide(counts, failures, policy)
     rate = counts.verified / counts.provisions if counts.provisions else None
     spans = [(v.citation.start, v.citation.end) for v in verdicts]
@@ -163,7 +174,7 @@ def assess(
     if decision == "no_citations":
         facts = [no_citations_fact((c.text for c in found_conclusions), policy)]
     else:
-        facts = _unique(f.fact for f in found if f.fact is not None)[: policy.max_facts]
+        facts = _unique(candidate_facts)[: policy.max_facts]
     request: RerunRequest | None = None
     if wants_rerun(decision, policy):
         request = rerun_request(
@@ -184,6 +195,8 @@ def assess(
         standards=standards,
         facts=tuple(facts),
         rerun_request=request,
+        judged=tuple(judged),
+        judge_error=judge_error,
     )
 
 
@@ -197,35 +210,11 @@ def _unique(facts: Iterable[Fact]) -> list[Fact]:
     return unique
 
 
-def evaluate(
-    answer: str,
-    *,
-    repo: StatuteRepository,
-    question: str | None = None,
-    as_of: date | None = None,
-    policy: Policy | None = None,
-    session_id: str | None = None,
-    attempt: int = 1,
-) -> GateResult:
-    """Verify the answer's citations as of as_of (default: today in Asia/Shanghai) and decide."""
-    checked = verifier.check(answer, repo, as_of or verifier.today())
-    return assess(
-        checked,
-        answer,
-        question=question,
-        policy=policy,
-        session_id=session_id,
-        attempt=attempt,
-        repo=repo,
-    )
-
-
 __all__ = [
     "AMENDMENT_LABELS",
     "assess",
     "decide",
     "default_session_id",
-    "evaluate",
     "findings",
     "rate_counts",
     "version_in_force_missing",

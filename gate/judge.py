@@ -3,10 +3,11 @@
 A `Judge` answers supports / contradicts / says_nothing with a probability each. `OpenAIJudge`
 asks an OpenAI-compatible model a single-token multiple-choice question (A/B/C, prompt in
 gate/templates/judge_*.j2) and reads the options' probabilities from the first token's
-logprobs. `apply_judge` adds the standing judgements to a `GateResult`: contradicts is a
-correctable `claim_contradicted` failure (like a quote mismatch), says_nothing a reported,
-uncorrectable `claim_unsupported`; below the threshold a judgement decides nothing and waits
-for a reviewer (audit.review). Off unless a judge is passed in (docs/judge.md).
+logprobs. `judge_verdicts` judges an answer's citations and `judge_failures` turns the standing
+judgements into failures, which `gate.assess` counts: contradicts is a correctable
+`claim_contradicted` failure (like a quote mismatch), says_nothing a reported, uncorrectable
+`claim_unsupported`; below the threshold a judgement decides nothing and waits for a reviewer
+(audit.review). Off unless a judge is passed in (docs/judge.md).
 """
 
 from __future__ import annotations
@@ -15,18 +16,14 @@ import hashlib
 import math
 import unicodedata
 from collections.abc import Iterable, Sequence
-from datetime import date
 from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
 
-import verifier
-from gate.decide import assess, decide, default_session_id, wants_rerun
 from gate.errors import JudgeError, JudgeReplyError, JudgeUnavailableError, RegeneratorError
-from gate.facts import make_fact, render, rerun_request
+from gate.facts import make_fact, render
 from gate.models import (
     ChatMessage,
     Fact,
     Failure,
-    GateResult,
     JudgedCitation,
     Judgement,
     JudgeQuestion,
@@ -35,12 +32,10 @@ from gate.models import (
     TokenLogprob,
 )
 from gate.policy import Policy
-from gate.provisions import ProvisionKey, is_correctable, law_key, provision_key, provision_of
-from gate.provisions import sort_key as failure_sort_key
+from gate.provisions import ProvisionKey, is_correctable, provision_key, provision_of
 from gate.regenerator import MAX_TOP_LOGPROBS, OpenAIRegenerator
-from legaldb.repository import StatuteRepository
 from textnorm import article_label
-from verifier.models import CheckResult, Verdict
+from verifier.models import Verdict
 
 if TYPE_CHECKING:
     from lexgate.settings import Settings
@@ -255,18 +250,6 @@ def claim_detail(claim: str) -> str:
     return "claim:" + hashlib.sha256(claim.encode("utf-8")).hexdigest()[:12]
 
 
-def _failure_key(failure: Failure) -> tuple[object, ...]:
-    provision = failure.provision
-    key: ProvisionKey = (
-        law_key(provision.law or ""),
-        provision.article,
-        provision.article_suffix or "",
-        provision.paragraph or 0,
-        provision.item or 0,
-    )
-    return failure_sort_key(key, failure.signal, failure.detail)
-
-
 def judge_failures(
     judged: Iterable[JudgedCitation], verdicts: Sequence[Verdict], policy: Policy
 ) -> list[tuple[Failure, Fact | None]]:
@@ -305,105 +288,13 @@ def judge_failures(
     return found
 
 
-def apply_judge(
-    result: GateResult,
-    check: CheckResult,
-    answer: str,
-    judge: Judge,
-    *,
-    threshold: float = DEFAULT_THRESHOLD,
-    question: str | None = None,
-    policy: Policy | None = None,
-    session_id: str | None = None,
-    attempt: int = 1,
-) -> GateResult:
-    """The gate's result with the judge's standing judgements counted: their failures added,
-    the decision, facts and rerun request recomputed; every judgement kept in `judged`."""
-    policy = policy or Policy()
-    judged, error = judge_verdicts(check.verdicts, judge, threshold=threshold)
-    added = judge_failures(judged, check.verdicts, policy)
-    failures = sorted((*result.failures, *(f for f, _ in added)), key=_failure_key)
-    decision = decide(result.counts, failures, policy)
-    facts = list(result.facts)
-    if decision != "no_citations":
-        known = {fact.text for fact in facts}
-        for _, fact in added:
-            if fact is not None and fact.text not in known:
-                known.add(fact.text)
-                facts.append(fact)
-        facts = facts[: policy.max_facts]
-    request = None
-    if wants_rerun(decision, policy):
-        request = rerun_request(
-            question=question,
-            answer=answer,
-            facts=facts,
-            decision=decision,
-            session_id=session_id or default_session_id(question, answer),
-            attempt=attempt + 1,
-            as_of=result.as_of,
-        )
-    return result.model_copy(
-        update={
-            "decision": decision,
-            "failures": tuple(failures),
-            "facts": tuple(facts),
-            "rerun_request": request,
-            "judged": judged,
-            "judge_error": error,
-        }
-    )
-
-
-def evaluate_judged(
-    answer: str,
-    *,
-    repo: StatuteRepository,
-    judge: Judge | None,
-    threshold: float = DEFAULT_THRESHOLD,
-    question: str | None = None,
-    as_of: date | None = None,
-    policy: Policy | None = None,
-    session_id: str | None = None,
-    attempt: int = 1,
-) -> tuple[CheckResult, GateResult]:
-    """`gate.evaluate` and then the judge (none: the plain gate); the check is returned too,
-    for the audit record."""
-    checked = verifier.check(answer, repo, as_of or verifier.today())
-    result = assess(
-        checked,
-        answer,
-        question=question,
-        policy=policy,
-        session_id=session_id,
-        attempt=attempt,
-        repo=repo,
-    )
-    if judge is None:
-        return checked, result
-    judged = apply_judge(
-        result,
-        checked,
-        answer,
-        judge,
-        threshold=threshold,
-        question=question,
-        policy=policy,
-        session_id=session_id,
-        attempt=attempt,
-    )
-    return checked, judged
-
-
 __all__ = [
     "DEFAULT_THRESHOLD",
     "OPTIONS",
     "RELATION_SIGNALS",
     "Judge",
     "OpenAIJudge",
-    "apply_judge",
     "claim_detail",
-    "evaluate_judged",
     "judge_failures",
     "judge_from_settings",
     "judge_verdicts",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 
 from gate.policy import Policy
-from verifier.models import Verdict
+from verifier.models import CheckResult, Verdict
 
 
 class _Frozen(BaseModel):
@@ -220,10 +220,9 @@ class Finding:
     fact: Fact | None
 
 
-class GateResult(_Frozen):
-    """The gate's decision on one answer, with the rate, failures, standards and facts."""
+class Decided(_Frozen):
+    """What the gate decided on one answer: shared by a `GateResult` and an `AttemptRecord`."""
 
-    as_of: str
     decision: Decision
     verifiable_rate: float | None = Field(description="None when nothing is cited.")
     counts: RateCounts
@@ -241,25 +240,40 @@ class GateResult(_Frozen):
     )
 
 
+class GateResult(Decided):
+    """The gate's decision on one answer, with the rate, failures, standards and facts."""
+
+    as_of: str
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """An answer's whole assessment: the verifier's check and the gate's result (with the
+    judge's judgements). Made only by `gate.assess_answer`; rounds keep it, audit records it."""
+
+    check: CheckResult
+    result: GateResult
+
+
 # --- Rounds (gate.rounds) ---
 
 
-class AttemptRecord(_Frozen):
+class AttemptRecord(Decided):
     """One answer of a round: what it was, how it fared and what the gate did next."""
 
     attempt: int = Field(ge=1)
     answer: str
-    decision: Decision
-    verifiable_rate: float | None
-    counts: RateCounts
-    failures: tuple[Failure, ...] = ()
-    standards: tuple[Standard, ...] = ()
     injected_facts: tuple[Fact, ...] = Field(
         default=(), description="The facts of the request that produced this answer."
     )
-    facts: tuple[Fact, ...] = Field(default=(), description="Facts from this answer's failures.")
     rerun_request: RerunRequest | None = Field(
         default=None, description="The request asking for the next attempt, if one was made."
+    )
+    check: SkipValidation[CheckResult | None] = Field(
+        default=None,
+        exclude=True,
+        repr=False,
+        description="The verifier's check of the answer (in memory only: not in the JSON).",
     )
 
 
@@ -354,7 +368,10 @@ class JudgedCitation(_Frozen):
     end: int
 
 
+Decided.model_rebuild()
 GateResult.model_rebuild()
+AttemptRecord.model_rebuild()
+RoundRecord.model_rebuild()
 
 
 class CalibrationItem(_Frozen):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from gate.models import CORRECTABLE_SIGNALS, Provision, Signal
+from gate.models import CORRECTABLE_SIGNALS, Failure, Provision, Signal
 from textnorm import article_label, int_to_cn, normalize_name, strip_prc_prefix
 from verifier.models import NumberConflict, Status, Verdict
 
@@ -128,10 +128,24 @@ def sort_key(key: ProvisionKey, signal: str, detail: str | None) -> tuple[Any, .
     return (*key, signal, detail or "")
 
 
+def failure_order(failure: Failure) -> tuple[Any, ...]:
+    """`sort_key` of a failure already made (from its provision rather than its verdict)."""
+    provision = failure.provision
+    key: ProvisionKey = (
+        law_key(provision.law or ""),
+        provision.article,
+        provision.article_suffix or "",
+        provision.paragraph or 0,
+        provision.item or 0,
+    )
+    return sort_key(key, failure.signal, failure.detail)
+
+
 __all__ = [
     "STATUS_RANK",
     "ProvisionKey",
     "conflict_detail",
+    "failure_order",
     "is_correctable",
     "law_key",
     "law_name",

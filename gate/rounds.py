@@ -10,14 +10,16 @@ from __future__ import annotations
 import logging
 from datetime import date
 
+from gate.assessment import assess_answer
 from gate.decide import wants_rerun
 from gate.errors import RegeneratorError, RoundClosedError
-from gate.judge import DEFAULT_THRESHOLD, Judge, evaluate_judged
+from gate.judge import DEFAULT_THRESHOLD, Judge
 from gate.models import (
+    Assessment,
     AttemptRecord,
+    Decided,
     Delivery,
     Fact,
-    GateResult,
     RerunRequest,
     RoundRecord,
     RoundState,
@@ -50,9 +52,11 @@ def open_round(
     )
 
 
-def record_attempt(record: RoundRecord, answer: str, result: GateResult) -> RoundRecord:
-    """The round after an answer the gate has assessed (pure): the attempt and the new state."""
+def record_attempt(record: RoundRecord, answer: str, assessment: Assessment) -> RoundRecord:
+    """The round after an answer the gate has assessed (pure): the attempt, holding the whole
+    assessment (check, result, judgements), and the new state."""
     _ensure_open(record)
+    result = assessment.result
     attempt = len(record.attempts) + 1
     policy = record.policy
     if record.attempts:
@@ -77,17 +81,13 @@ def record_attempt(record: RoundRecord, answer: str, result: GateResult) -> Roun
             state, request = "open", result.rerun_request
         else:
             state = "exhausted"
+    decided = {name: getattr(result, name) for name in Decided.model_fields}
     entry = AttemptRecord(
+        **{**decided, "rerun_request": request},
         attempt=attempt,
         answer=answer,
-        decision=result.decision,
-        verifiable_rate=result.verifiable_rate,
-        counts=result.counts,
-        failures=result.failures,
-        standards=result.standards,
         injected_facts=injected,
-        facts=result.facts,
-        rerun_request=request,
+        check=assessment.check,
     )
     logger.info(
         "session %s attempt %d: %s (rate %s) -> %s",
@@ -133,18 +133,18 @@ def submit(
     """Verify and assess the next answer of the round, as of the round's date; with a judge,
     its standing judgements count too (gate.judge)."""
     _ensure_open(record)
-    _, result = evaluate_judged(
+    assessment = assess_answer(
         answer,
         repo=repo,
-        judge=judge,
-        threshold=threshold,
-        question=record.question,
         as_of=date.fromisoformat(record.as_of),
+        question=record.question,
         policy=record.policy,
         session_id=record.session_id,
         attempt=len(record.attempts) + 1,
+        judge=judge,
+        threshold=threshold,
     )
-    return record_attempt(record, answer, result)
+    return record_attempt(record, answer, assessment)
 
 
 def fail(record: RoundRecord, error: str) -> RoundRecord:

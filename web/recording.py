@@ -1,9 +1,9 @@
 """POST /api/v1/gate as a service: gate an answer, continue its session's round, record it.
 
-The decision is the gate's (`gate.assess` on the verifier's check, `record_attempt` for the
-round); the record is the audit module's (`audit.record`, given the check so the answer is not
-checked twice). The round between requests lives in the `RoundStore`. One request writes the
-audit tables in one transaction. The next answer of a kept round is recorded inside the round
+The assessment is the gate's (`gate.assess_answer`, kept whole by `record_attempt` in the
+round); the record is the audit module's (`audit.record`, which serialises the attempts and
+queues their unsure judgements for review). The round between requests lives in the
+`RoundStore`. One request writes the audit tables in one transaction. The next answer of a kept round is recorded inside the round
 store's write transaction (two answers of one session are serialised; if the audit write fails,
 neither changes and the caller gets a 503). The first answer of a round is recorded without it,
 so new rounds are gated in parallel; the lock is then taken only to keep the round while it is
@@ -21,14 +21,12 @@ from datetime import date
 
 from sqlalchemy.engine import Engine
 
-import verifier
 from audit import MappingStore, Pseudonymizer, pseudonymizer_from_settings, record
 from audit.errors import AuditError, CaseMismatchError
 from audit.models import PseudonymKind
-from audit.review import enqueue
-from gate import Policy, assess
-from gate.judge import DEFAULT_THRESHOLD, Judge, apply_judge, judge_from_settings
-from gate.models import GateResult, RoundRecord
+from gate import Policy, assess_answer
+from gate.judge import DEFAULT_THRESHOLD, Judge, judge_from_settings
+from gate.models import RoundRecord
 from gate.rounds import open_round, record_attempt
 from legaldb import StatuteRepository
 from lexgate.settings import Settings
@@ -143,9 +141,6 @@ class _Recording:
     tools: AuditTools
     subject_id: str | None
     after: RoundRecord
-    attempt: int
-    check: verifier.CheckResult
-    result: GateResult
 
     def write(self, case_id: str | None) -> str:
         """Record the attempt (in case_id, or a new case); its case id. CaseMismatchError when
@@ -160,7 +155,6 @@ class _Recording:
                 store=self.tools.mappings,
                 subject_id=self.subject_id,
                 case_id=case_id,
-                checks={self.attempt: self.check},
             )
         except CaseMismatchError:
             raise  # an AuditError too, but the caller's to handle (409)
@@ -169,15 +163,6 @@ class _Recording:
             raise AuditUnavailable(
                 "the answer was not gated: its audit record could not be written"
             ) from error
-        if self.result.judged:
-            try:  # the unsure judgements go to the human review queue
-                as_of = date.fromisoformat(self.after.as_of)
-                enqueue(self.engine, written, self.attempt, self.result.judged, as_of=as_of)
-            except AuditError as error:
-                log.warning("judgements not queued for review: %s", error)
-                raise AuditUnavailable(
-                    "the answer was recorded but its review items could not be queued"
-                ) from error
         return written
 
 
@@ -215,32 +200,19 @@ def gate_and_record(
             policy=policy,
         )
         case_id = None
-    attempt = len(current.attempts) + 1
-    check_date = date.fromisoformat(current.as_of)
-    check = verifier.check(request.answer, repo, check_date)
-    result = assess(
-        check,
+    assessment = assess_answer(
         request.answer,
+        repo=repo,
+        as_of=date.fromisoformat(current.as_of),
         question=current.question,
         policy=current.policy,
         session_id=session_id,
-        attempt=attempt,
-        repo=repo,
+        attempt=len(current.attempts) + 1,
+        judge=tools.judge,
+        threshold=tools.judge_threshold,
     )
-    if tools.judge is not None:
-        result = apply_judge(
-            result,
-            check,
-            request.answer,
-            tools.judge,
-            threshold=tools.judge_threshold,
-            question=current.question,
-            policy=current.policy,
-            session_id=session_id,
-            attempt=attempt,
-        )
-    after = record_attempt(current, request.answer, result)
-    recording = _Recording(engine, repo, tools, request.subject_id, after, attempt, check, result)
+    after = record_attempt(current, request.answer, assessment)
+    recording = _Recording(engine, repo, tools, request.subject_id, after)
     if continuing and case_id is not None:
         case_id = _next_answer(tools.rounds, session, subject, current, case_id, recording)
     else:

@@ -13,14 +13,11 @@ import pytest
 from sqlalchemy.engine import Engine
 
 import gate
-import verifier
 from audit.mapping_store import MappingStore
 from audit.pseudonyms import Pseudonymizer
-from gate.models import GateResult
 from legaldb import StatuteRepository, make_engine, upgrade
 from tests.conftest import SHARED_DIR
 from tests.strategies import luhn_check_digit, resident_id_check_char
-from verifier.models import CheckResult
 
 SECRET = b"the audit tests' secret, 32 byte"
 AS_OF = date(2023, 8, 1)
@@ -47,12 +44,9 @@ def seeded(text: str) -> str:
     )
 
 
-def gated(
-    repo: StatuteRepository, answer: str, question: str | None = None
-) -> tuple[CheckResult, GateResult]:
-    """The verifier's check of an answer and the gate's decision on it (as of AS_OF)."""
-    check = verifier.check(answer, repo, AS_OF)
-    return check, gate.assess(check, answer, question=question)
+def gated(repo: StatuteRepository, answer: str, question: str | None = None) -> gate.Assessment:
+    """The answer's assessment: the verifier's check and the gate's decision (as of AS_OF)."""
+    return gate.assess_answer(answer, repo=repo, as_of=AS_OF, question=question)
 
 
 @pytest.fixture(scope="session")

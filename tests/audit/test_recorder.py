@@ -83,11 +83,12 @@ def test_a_gated_answer_is_stored_masked_and_pseudonymous(
     policy and the snapshot; the mapping store holds the real ids."""
     item = dev_answers[0]
     question, answer = seeded(item["question"]), seeded(item["answer"])
-    result = gate.evaluate(answer, repo=statute_repository, question=question, as_of=AS_OF)
+    assessment = gated(statute_repository, answer, question)
+    result = assessment.result
     case_id = record_result(
         audit_engine,
         answer,
-        result,
+        assessment,
         repo=statute_repository,
         pseudonymizer=pseudonymizer,
         store=store,
@@ -113,9 +114,8 @@ def test_a_gated_answer_is_stored_masked_and_pseudonymous(
     assert "[邮箱]" in attempt.answer and "[银行卡号]" in attempt.answer
     assert attempt.answer_sha256 == hashlib.sha256(answer.encode()).hexdigest()
     assert (attempt.decision, attempt.verifiable_rate) == (result.decision, result.verifiable_rate)
-    check, _ = gated(statute_repository, answer, question)
     assert [(c.status, c.reason) for c in citations] == [
-        (v.status, v.reason) for v in check.verdicts
+        (v.status, v.reason) for v in assessment.check.verdicts
     ]
     assert any(not s["passed"] for s in attempt.standards)  # the seeded conclusion has no basis
     assert any("拨打[手机号]" in text for text in attempt.unsupported_conclusions)
@@ -137,16 +137,14 @@ def test_verdict_details_are_kept_per_citation(
         "根据《中华人民共和国民法典》第一千三百条，合同无效。\n"
         "依照《中华人民共和国合同法》第五十二条，恶意串通的合同无效。"
     )
-    check, result = gated(statute_repository, answer)
     record_result(
         audit_engine,
         answer,
-        result,
+        gated(statute_repository, answer),
         repo=statute_repository,
         pseudonymizer=pseudonymizer,
         store=store,
         session_id="s",
-        check=check,
     )
     by_law = {row.law: row for row in rows(audit_engine, CITATION_TABLE)}
     invented = by_law["中华人民共和国民法典"]
@@ -284,18 +282,17 @@ def test_a_check_of_another_answer_is_refused(
     """A verifier check that does not belong to the answer is caught before anything is
     written: the failures' citations must be the check's."""
     answer = "根据《中华人民共和国民法典》第一千三百条，合同无效。"
-    unrelated, _ = gated(statute_repository, "前言。" + answer)
-    _, result = gated(statute_repository, answer)
+    unrelated = gated(statute_repository, "前言。" + answer).check
+    mixed = gate.Assessment(check=unrelated, result=gated(statute_repository, answer).result)
     with pytest.raises(CaseMismatchError):
         record_result(
             audit_engine,
             answer,
-            result,
+            mixed,
             repo=statute_repository,
             pseudonymizer=pseudonymizer,
             store=store,
             session_id="s",
-            check=unrelated,
         )
     assert row_counts(audit_engine) == {table.name: 0 for table in TABLES}
 
@@ -309,12 +306,11 @@ def test_a_naive_time_is_refused(
 ) -> None:
     """A time without a timezone cannot be put in a quarter: refused, nothing written."""
     answer = "根据《中华人民共和国民法典》第一千零八十七条，离婚时夫妻的共同财产由双方协议处理。"
-    _, result = gated(statute_repository, answer)
     with pytest.raises(AuditWriteError, match="timezone"):
         record_result(
             audit_engine,
             answer,
-            result,
+            gated(statute_repository, answer),
             repo=statute_repository,
             pseudonymizer=pseudonymizer,
             store=store,
@@ -340,11 +336,10 @@ def test_trace_resolves_pseudonyms_to_sessions_and_their_cases(
         [(RAW_SESSION, NOW), (RAW_SESSION, NOW + timedelta(hours=1)), ("other", NOW)]
     ):
         item = dev_answers[index]
-        _, result = gated(statute_repository, item["answer"], item["question"])
         recorded[index] = record_result(
             audit_engine,
             item["answer"],
-            result,
+            gated(statute_repository, item["answer"], item["question"]),
             session_id=session,
             question=item["question"],
             subject_id=RAW_SUBJECT,
@@ -406,11 +401,10 @@ def test_cli_trace_prints_the_session_and_its_cases(
     store never saw exits 1."""
     store = MappingStore(cli_environment["store"])
     item = dev_answers[0]
-    _, result = gated(statute_repository, item["answer"], item["question"])
     case_id = record_result(
         audit_engine,
         item["answer"],
-        result,
+        gated(statute_repository, item["answer"], item["question"]),
         repo=statute_repository,
         pseudonymizer=pseudonymizer,
         store=store,

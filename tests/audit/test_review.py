@@ -13,13 +13,15 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import Engine
 
-from audit import export_pack, record_result, verify_pack
+import gate
+from audit import export_pack, record, record_result, verify_pack
 from audit.errors import AlreadyDecidedError, ReviewError, ReviewNotFoundError
 from audit.mapping_store import MappingStore
 from audit.pseudonyms import Pseudonymizer
 from audit.review import decide, enqueue, get, pending
-from gate.judge import OpenAIJudge, evaluate_judged
-from gate.models import GateResult
+from gate import assess_answer
+from gate.judge import OpenAIJudge
+from gate.models import GateResult, RoundRecord
 from gate.regenerator import OpenAIRegenerator
 from legaldb import StatuteRepository
 from tests.audit.conftest import AS_OF, ONLY_SQLITE_STATUTES, PHONE
@@ -56,19 +58,18 @@ def judged_case(
 ) -> tuple[str, CheckResult, GateResult]:
     """The answer judged (replies in citation order), recorded as a case."""
     server.script(*replies)
-    check, result = evaluate_judged(ANSWER, repo=repo, judge=judge, as_of=AS_OF)
+    assessment = assess_answer(ANSWER, repo=repo, judge=judge, as_of=AS_OF)
     case_id = record_result(
         engine,
         ANSWER,
-        result,
+        assessment,
         repo=repo,
         pseudonymizer=pseudonymizer,
         store=store,
         session_id="review-session",
-        check=check,
         now=RECORDED,
     )
-    return case_id, check, result
+    return case_id, assessment.check, assessment.result
 
 
 def test_unsure_judgements_are_queued_and_decided(
@@ -115,6 +116,33 @@ def test_unsure_judgements_are_queued_and_decided(
     with pytest.raises(AlreadyDecidedError):
         decide(audit_engine, first.id, "supports", reviewer="someone else")
     assert get(audit_engine, first.id).decision == "contradicts"
+
+
+def test_gate_run_carries_unsure_judgements_into_the_review_queue(
+    audit_engine: Engine,
+    statute_repository: StatuteRepository,
+    llm_server: LLMServer,
+    judge: OpenAIJudge,
+    pseudonymizer: Pseudonymizer,
+    store: MappingStore,
+) -> None:
+    """gate.run with a judge keeps every judgement in its attempt (also through the round's
+    JSON); recording the round queues the unsure one, with nothing queued by hand."""
+    llm_server.script(Reply.chat("B", top_logprobs=UNSURE), Reply.chat("A", top_logprobs=SURE))
+    round_ = gate.run(
+        None, ANSWER, None, repo=statute_repository, session_id="run", as_of=AS_OF, judge=judge
+    )
+    (attempt,) = round_.attempts
+    assert [item.stands for item in attempt.judged] == [False, True]
+    kept = RoundRecord.model_validate_json(round_.model_dump_json())
+    assert kept.attempts[0].judged == attempt.judged
+    case_id = record(
+        audit_engine, round_, repo=statute_repository, pseudonymizer=pseudonymizer, store=store
+    )
+    (item,) = pending(audit_engine)
+    assert (item.case_id, item.attempt, item.judge_relation) == (case_id, 1, "contradicts")
+    assert item.provision == "《中华人民共和国个人信息保护法》第十五条第二款"
+    assert item.claim.startswith("个人撤回同意后")
 
 
 def test_standing_judgements_are_not_queued(

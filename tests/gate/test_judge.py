@@ -10,12 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 
+from gate import assess_answer
 from gate.decide import assess
 from gate.errors import JudgeReplyError, JudgeUnavailableError
 from gate.judge import (
     OpenAIJudge,
-    apply_judge,
-    evaluate_judged,
     judge_from_settings,
     option_probabilities,
     prompt,
@@ -197,9 +196,9 @@ def test_threshold_routing(
     assert plain.decision == "pass_boundary"
     first = max(top, key=lambda token: top[token])
     llm_server.script(Reply.chat(first, top_logprobs=top))
-    _checked, result = evaluate_judged(
+    result = assess_answer(
         answer, repo=statute_repository, judge=judge, threshold=threshold, as_of=AS_OF
-    )
+    ).result
     judged_signals = [
         f.signal for f in result.failures if f.signal.startswith("claim_")
     ]  # the judge's signals
@@ -229,7 +228,7 @@ def test_contradiction_injects_the_article_text(
         "因此法院不得判决分割。" + OUTSIDE
     )
     llm_server.script(Reply.chat("B", top_logprobs=logs(B=0.92, A=0.08)))
-    _checked, result = evaluate_judged(answer, repo=statute_repository, judge=judge, as_of=AS_OF)
+    result = assess_answer(answer, repo=statute_repository, judge=judge, as_of=AS_OF).result
     (fact,) = [f for f in result.facts if f.kind == "claim_contradicted"]
     assert "由人民法院根据财产的具体情况" in fact.text
     assert fact.provision == "《中华人民共和国民法典》第一千零八十七条"
@@ -243,10 +242,10 @@ def test_an_unavailable_judge_leaves_the_decision_alone(
 ) -> None:
     """The gate records the judge as unavailable and decides as without it."""
     answer = REVERSED + OUTSIDE
-    checked = check(answer, statute_repository, AS_OF)
-    plain = assess(checked, answer, repo=statute_repository)
+    plain = assess(check(answer, statute_repository, AS_OF), answer, repo=statute_repository)
     with OpenAIRegenerator(base_url=llm_down_url, model="m", max_retries=0) as client:
-        result = apply_judge(plain, checked, answer, OpenAIJudge(client))
+        judge = OpenAIJudge(client)
+        result = assess_answer(answer, repo=statute_repository, judge=judge, as_of=AS_OF).result
     assert result.judge_error is not None and "unavailable" in result.judge_error
     assert result.judged == ()
     assert result.model_copy(update={"judge_error": None}) == plain
@@ -259,7 +258,7 @@ def test_each_provision_and_claim_is_judged_once(
     """A repeated claim on one provision costs one request; citations not in force none."""
     answer = REVERSED + REVERSED + "根据《中华人民共和国合同法》第一百零七条，应当承担违约责任。"
     llm_server.script(then=Reply.chat("A", top_logprobs=logs(A=0.9, B=0.1)))
-    _checked, result = evaluate_judged(answer, repo=statute_repository, judge=judge, as_of=AS_OF)
+    result = assess_answer(answer, repo=statute_repository, judge=judge, as_of=AS_OF).result
     assert len(llm_server.requests) == 1
     assert len(result.judged) == 1
 

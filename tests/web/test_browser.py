@@ -191,8 +191,7 @@ def test_audit_page_refuses_a_checker(page: Page, live_server: LiveServer) -> No
 def _record_cases(database_url: str, private: Path) -> None:
     """Three gated answers recorded in the live server's database (as POST /gate would)."""
     from audit import MappingStore, Pseudonymizer, record_result
-    from gate import assess
-    from verifier import check
+    from gate import assess_answer
 
     engine = make_engine(database_url)
     repo = StatuteRepository.load(engine)
@@ -202,11 +201,10 @@ def _record_cases(database_url: str, private: Path) -> None:
         "对方应当赔偿。",
     ]
     for number, answer in enumerate(answers):
-        checked = check(answer, repo, date(2024, 1, 1))
-        record_result(engine, answer, assess(checked, answer, repo=repo), repo=repo,
+        assessment = assess_answer(answer, repo=repo, as_of=date(2024, 1, 1))
+        record_result(engine, answer, assessment, repo=repo,
                       pseudonymizer=Pseudonymizer(b"browser test secret, 32 bytes!!", "k1"),
-                      store=MappingStore(private / "map.sqlite3"), session_id=f"b-{number}",
-                      check=checked)  # fmt: skip
+                      store=MappingStore(private / "map.sqlite3"), session_id=f"b-{number}")  # fmt: skip
     engine.dispose()
 
 

@@ -16,7 +16,8 @@ from audit import record_result
 from audit.mapping_store import MappingStore
 from audit.pseudonyms import Pseudonymizer
 from audit.review import decide, enqueue, get, pending
-from gate.judge import OpenAIJudge, evaluate_judged
+from gate import assess_answer
+from gate.judge import OpenAIJudge
 from gate.regenerator import OpenAIRegenerator
 from legaldb import StatuteRepository, make_engine
 from lexgate.settings import Settings
@@ -38,20 +39,19 @@ def queue_one(database_url: str, repo: StatuteRepository, server: LLMServer, pri
     """The answer judged unsure by the model on loopback, recorded and queued: its review id."""
     server.script(Reply.chat("B", top_logprobs=UNSURE))
     with OpenAIRegenerator(base_url=server.base_url, model="judge-m", max_retries=0) as client:
-        check, result = evaluate_judged(ANSWER, repo=repo, judge=OpenAIJudge(client), as_of=AS_OF)
+        assessment = assess_answer(ANSWER, repo=repo, judge=OpenAIJudge(client), as_of=AS_OF)
     engine = make_engine(database_url)
     try:
         case_id = record_result(
             engine,
             ANSWER,
-            result,
+            assessment,
             repo=repo,
             pseudonymizer=Pseudonymizer(b"the web review tests' secret 32b", "k1"),
             store=MappingStore(private / "map.sqlite3"),
             session_id="web-review",
-            check=check,
         )
-        (review_id,) = enqueue(engine, case_id, 1, result.judged, as_of=AS_OF)
+        (review_id,) = enqueue(engine, case_id, 1, assessment.result.judged, as_of=AS_OF)
     finally:
         engine.dispose()
     return review_id

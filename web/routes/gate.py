@@ -33,7 +33,9 @@ GATE_RESPONSES: dict[int | str, dict[str, object]] = {
 def gate_response(outcome: GateOutcome) -> dict[str, Any]:
     """The response body: the last attempt of the round, and the round's state."""
     round_ = outcome.round
-    attempt = round_.attempts[-1].model_dump(mode="json", exclude={"answer"})
+    attempt = round_.attempts[-1].model_dump(
+        mode="json", exclude={"answer", "judged", "judge_error"}
+    )
     ended = round_.state != "open"
     return {
         "session_id": outcome.session_id,

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
-from gate import GateResult, assess
+from gate import assess_answer
 from legaldb import StatuteRepository
-from verifier import CheckResult, check, summary_line
+from verifier import CheckResult, summary_line
 from web.annotate import segments
 from web.charts import DECISION_LABELS
 from web.deps import CheckPageDep, RepoDep, TodayDep
@@ -34,13 +34,6 @@ def _law_ids(repo: StatuteRepository, result: CheckResult) -> dict[str, int]:
         if name and law is not None:
             ids[name] = law.id
     return ids
-
-
-def _gate(
-    result: CheckResult, answer: str, question: str | None, repo: StatuteRepository
-) -> GateResult:
-    """The gate's decision on the checked answer, shown below it (not recorded: a preview)."""
-    return assess(result, answer, question=question, repo=repo)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -69,10 +62,13 @@ async def check_page(
         return _page(
             request, 422, error="日期格式应为 YYYY-MM-DD。", error_field="as_of", **context
         )
-    result = await run_in_threadpool(check, answer, repo, as_of)
-    gated = await run_in_threadpool(_gate, result, answer, question or None, repo)
+    # The gate's decision is shown below the answer (not recorded: a preview).
+    assessment = await run_in_threadpool(
+        assess_answer, answer, repo=repo, as_of=as_of, question=question or None
+    )
+    result = assessment.check
     context.update(
-        gate=gated,
+        gate=assessment.result,
         decision_labels=DECISION_LABELS,
         as_of=as_of.isoformat(),
         result=result,
