@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint bench eval clean soak
+.PHONY: install run test lint bench eval clean soak screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ soak: install
 eval: install
 	$(BIN)/lexgate db init
 	scripts/evaluate.sh
+
+## make screenshots: the README's screenshots (docs/images) anew, from a copy of the database in Chromium.
+screenshots: install
+	$(BIN)/lexgate db init
+	$(BIN)/python scripts/screenshots.py
 
 clean:
 	rm -rf var .pytest_cache .mypy_cache .ruff_cache

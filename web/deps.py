@@ -17,7 +17,7 @@ from lexgate.settings import Settings
 from verifier import today
 from web.apikeys import KeyCache, authenticate
 from web.errors import Forbidden, LoginRequired, Unauthorized
-from web.models import ANONYMOUS_CHECKER, ApiKeyInfo, Permission
+from web.models import ANONYMOUS_CHECKER, ROLE_PERMISSIONS, ROLES, ApiKeyInfo, Permission
 from web.recording import AuditTools, AuditToolsHolder
 from web.statutes import Statutes
 
@@ -163,7 +163,11 @@ def require_page(permission: Permission) -> Callable[[ApiKeyInfo], Awaitable[Api
         if caller is ANONYMOUS_CHECKER and not caller.may(permission):
             raise LoginRequired("log in with an API key whose role may see this page")
         if not caller.may(permission):
-            raise Forbidden(f"角色 {caller.role} 无权访问此页面（需要 {permission} 权限）")
+            allowed = "、".join(r for r in ROLES if permission in ROLE_PERMISSIONS[r])
+            raise Forbidden(
+                f"角色 {caller.role} 无权访问此页面（需要 {permission} 权限）："
+                f"请用以下角色的密钥登录：{allowed}"
+            )
         return caller
 
     dependency.__name__ = f"page_requires_{permission}"

@@ -9,10 +9,18 @@ class WebError(Exception):
     status_code = 500
     code = "internal_error"
 
-    def __init__(self, message: str, *, field: str | None = None, code: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        code: str | None = None,
+        page_message: str | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.field = field
+        self.page_message = page_message  # the error page's Chinese sentence, when it differs
         if code is not None:
             self.code = code
 

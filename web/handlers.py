@@ -36,6 +36,19 @@ STATUS_TITLES = {
     500: "服务器内部错误",
     503: "数据库暂不可用",
 }
+# What an error page says when the error brings no sentence written for the pages.
+PAGE_MESSAGES = {
+    400: "请求有误。",
+    401: "需要 API 密钥：请先登录。",
+    403: "当前密钥的角色无权访问此页面。",
+    404: "没有找到要访问的页面或条目。",
+    405: "此地址不支持这种请求方法。",
+    413: "提交的内容超过本服务器的上限。",
+    415: "不支持这种内容类型。",
+    422: "输入有误，请检查后重试。",
+    500: "服务器内部错误，请稍后再试。",
+    503: "数据库暂不可用，请稍后再试。",
+}
 HTTP_CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -58,6 +71,11 @@ def error_payload(code: str, message: str, field: str | None) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "field": field}}
 
 
+def _written_for_pages(message: str) -> bool:
+    """A message in Chinese (some errors are raised with their page sentence as message)."""
+    return any("\u4e00" <= character <= "\u9fff" for character in message)
+
+
 def error_response(
     path: str,
     status: int,
@@ -65,12 +83,18 @@ def error_response(
     message: str,
     field: str | None = None,
     headers: dict[str, str] | None = None,
+    page_message: str | None = None,
 ) -> Response:
-    """JSON for the API, the error page for the rest."""
+    """JSON for the API, the error page for the rest. The page speaks Chinese: page_message,
+    else a message written in Chinese, else the status's own sentence (PAGE_MESSAGES)."""
     if wants_json(path):
         return JSONResponse(error_payload(code, message, field), status, headers=headers)
+    if page_message is None:
+        page_message = (
+            message if _written_for_pages(message) else PAGE_MESSAGES.get(status, "出错了。")
+        )
     html = templates.get_template("error.html").render(
-        status=status, title=STATUS_TITLES.get(status, "出错了"), message=message, code=code
+        status=status, title=STATUS_TITLES.get(status, "出错了"), message=page_message, code=code
     )
     return HTMLResponse(html, status, headers=headers)
 
@@ -79,7 +103,7 @@ def reject_body(scope: Scope, error: WebError) -> ASGIApp:
     """The 413 response of the body-limit middleware (no app, no request object yet)."""
     return error_response(
         scope["path"], error.status_code, error.code, error.message, error.field,
-        headers={"connection": "close"},
+        headers={"connection": "close"}, page_message=error.page_message,
     )  # fmt: skip
 
 
@@ -96,11 +120,20 @@ async def on_validation_error(request: Request, exc: Exception) -> Response:
     errors = list(exc.errors()) if isinstance(exc, RequestValidationError) else []
     first: dict[str, Any] = dict(errors[0]) if errors else {"loc": ("body",), "msg": str(exc)}
     field = _field(first.get("loc", ("body",)))
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if first.get("type") == "json_invalid":
         field, message = "body", f"body: not valid JSON ({first.get('ctx', {}).get('error', '')})"
+    elif field == "body" and content_type not in ("", "application/json"):
+        message = (
+            f"body: the API takes JSON (Content-Type: application/json), "
+            f"not {content_type}; send the fields as a JSON object"
+        )
     else:
         message = f"{field}: {first.get('msg', 'invalid')}"
-    return error_response(request.url.path, 422, "invalid_input", message, field)
+    page_message = f"输入有误：{field} 的值无效。" if field != "body" else None
+    return error_response(
+        request.url.path, 422, "invalid_input", message, field, page_message=page_message
+    )
 
 
 async def on_web_error(request: Request, exc: Exception) -> Response:
@@ -112,8 +145,9 @@ async def on_web_error(request: Request, exc: Exception) -> Response:
         raise exc
     headers = {"www-authenticate": "Bearer"} if exc.status_code == 401 else None
     return error_response(
-        request.url.path, exc.status_code, exc.code, exc.message, exc.field, headers=headers
-    )
+        request.url.path, exc.status_code, exc.code, exc.message, exc.field, headers=headers,
+        page_message=exc.page_message,
+    )  # fmt: skip
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:

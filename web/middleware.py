@@ -7,6 +7,7 @@ from collections.abc import Callable
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from web.errors import BodyTooLarge
+from web.forms import form_limits
 
 # No inline script or style anywhere; everything is served by this origin.
 CSP = (
@@ -67,8 +68,13 @@ class BodyLimit:
         self.reject = reject
 
     def _too_large(self) -> BodyTooLarge:
+        chars = form_limits(self.max_bytes).answer_chars
         return BodyTooLarge(
-            f"request body over {self.max_bytes} bytes (LEXGATE_WEB_MAX_BODY_BYTES)", field="body"
+            f"request body over {self.max_bytes} bytes (LEXGATE_WEB_MAX_BODY_BYTES)",
+            field="body",
+            page_message=f"提交的内容超过本服务器的上限（{self.max_bytes:,} 字节，回答约 "
+            f"{chars:,} 字）。请删减或分段核验；如需更大的上限，请管理员调高 "
+            "LEXGATE_WEB_MAX_BODY_BYTES。",
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -56,7 +56,12 @@ def version_out(version: VersionInfo, today: date) -> VersionOut:
 def _law(repo: StatuteRepository, law_id: int) -> LawInfo:
     law = repo.law(law_id)
     if law is None:
-        raise NotFound(f"no law with id {law_id}", field="law_id", code="law_not_found")
+        raise NotFound(
+            f"no law with id {law_id}",
+            field="law_id",
+            code="law_not_found",
+            page_message=f"本库没有编号为 {law_id} 的法规。",
+        )
     return law
 
 
@@ -203,8 +208,15 @@ def article_detail(
     holding = [i for i, v in enumerate(versions) if _has(repo, v, number, suffix)]
     label = article_label(number, suffix)
     if not holding:
+        latest = repo.latest_version(law_id)
+        count = (
+            f"（最新版本共 {latest.article_count} 条）" if latest and latest.article_count else ""
+        )
         raise NotFound(
-            f"{law.name} has no {label} in any version", field="number", code="article_not_found"
+            f"{law.name} has no {label} in any version",
+            field="number",
+            code="article_not_found",
+            page_message=f"《{law.name}》的各个版本都没有{label}{count}。",
         )
     # Anchor at the version in force when it holds the article, else the nearest one.
     forced = versions.index(in_force) if in_force in versions else None

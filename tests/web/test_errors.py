@@ -61,6 +61,22 @@ def test_check_422_names_the_field(
     assert field in error["message"]
 
 
+def test_a_form_body_is_told_the_api_takes_json(
+    corpus_client: TestClient, corpus_keys: dict[str, str]
+) -> None:
+    """A form-encoded body (curl -d answer=…) is 422 saying the API takes JSON, naming the type
+    it got, not pydantic's "valid dictionary"."""
+    response = corpus_client.post(
+        CHECK, headers=bearer(corpus_keys["checker"]), data={"answer": "民法典第一条"}
+    )
+    assert response.status_code == 422
+    error = _error(response)
+    assert error["field"] == "body"
+    assert "the API takes JSON (Content-Type: application/json)" in error["message"]
+    assert "application/x-www-form-urlencoded" in error["message"]
+    assert "dictionary" not in error["message"]
+
+
 @pytest.mark.parametrize(
     ("path", "field"),
     [

@@ -11,6 +11,8 @@ from legaldb import StatuteRepository
 from lexgate.settings import Settings
 from tests.web.conftest import THREE_CITATIONS, TestClient, client_for
 from web.deps import KEY_COOKIE
+from web.forms import form_limits
+from web.models import ROLES
 from web.routes.login import safe_next
 
 
@@ -189,3 +191,81 @@ def test_page_body_over_the_limit_is_an_html_413(public_client: TestClient) -> N
     response = public_client.post("/", data={"answer": "民" * 100_000})
     assert response.status_code == 413
     assert "text/html" in response.headers["content-type"] and "内容过长" in response.text
+
+
+def test_the_size_limit_is_stated_in_characters_and_holds(public_client: TestClient) -> None:
+    """The form says, before anything is pasted, how many characters it takes (and enforces it
+    with maxlength); a question and an answer at those limits, all Chinese, are never a 413."""
+    limits = form_limits(Settings().web_max_body_bytes)
+    page = public_client.get("/").text
+    assert f"回答（最多 {limits.answer_chars:,} 字）" in page
+    assert f'maxlength="{limits.answer_chars}"' in page
+    assert f'maxlength="{limits.question_chars}"' in page
+    form = {"question": "问" * limits.question_chars, "answer": "法" * limits.answer_chars,
+            "as_of": "2024-01-01"}  # fmt: skip
+    assert public_client.post("/", data=form).status_code == 200
+    refused = public_client.post("/", data={"answer": "民" * 100_000})
+    assert refused.status_code == 413
+    assert f"回答约 {limits.answer_chars:,} 字" in refused.text and "bytes" not in refused.text
+
+
+@pytest.mark.parametrize(
+    ("path", "sentence"),
+    [
+        ("/laws/{company}/articles/999", "《中华人民共和国公司法》的各个版本都没有第九百九十九条"),
+        ("/laws/999999", "本库没有编号为 999999 的法规。"),
+        ("/laws/abc", "输入有误：law_id 的值无效。"),
+        ("/no-such-page", "没有找到要访问的页面或条目。"),
+    ],
+    ids=["no-article", "no-law", "bad-id", "unknown-page"],
+)
+def test_error_pages_speak_chinese(
+    public_client: TestClient, statute_repository: StatuteRepository, path: str, sentence: str
+) -> None:
+    """An error page states its cause in Chinese, never the API's English message."""
+    company = statute_repository.resolve("公司法")
+    assert company is not None
+    response = public_client.get(path.format(company=company.id))
+    assert response.status_code in (404, 422)
+    assert sentence in response.text
+    assert not re.search(r"\b(has no|no law|not found|Input should)\b", response.text)
+
+
+def test_gate_standards_are_named_in_chinese(public_client: TestClient) -> None:
+    """The gate's standards on the check page carry Chinese names, not the API's identifiers."""
+    page = public_client.post("/", data={"answer": THREE_CITATIONS, "as_of": "2024-01-01"}).text
+    standards = re.search(r'<ul class="standards" id="gate-standards">(.*?)</ul>', page, re.S)
+    assert standards is not None
+    shown = re.sub(r"<[^>]+>", "", standards.group(1))
+    assert "没有引用不存在的条文（1 处）" in shown
+    assert not re.search(r"[a-z_]{4,}", shown)
+
+
+def test_login_says_which_role_opens_which_page(public_client: TestClient) -> None:
+    """/login names, per role, the pages its key opens (a checker key does not open /audit)."""
+    page = public_client.get("/login").text
+    table = re.search(r'<table class="timeline roles" id="roles">(.*?)</table>', page, re.S)
+    assert table is not None
+    rows = dict(re.findall(r"<tr><td><code>(\w+)</code></td><td>([^<]+)</td></tr>", table.group(1)))
+    assert set(rows) == set(ROLES)
+    assert "审计" not in rows["checker"] and "审计" in rows["auditor"]
+
+
+def test_date_fields_say_their_format(
+    public_client: TestClient, statute_repository: StatuteRepository
+) -> None:
+    """Pages are lang="zh-CN"; each date field takes 年-月-日 text (not the browser's locale
+    format, 07/01/2024 in an English browser) and says so beside it."""
+    civil = statute_repository.resolve("民法典")
+    assert civil is not None
+    for path in ("/", f"/laws/{civil.id}/articles/577"):
+        page = public_client.get(path).text
+        assert '<html lang="zh-CN">' in page
+        field = re.search(r'<input id="as_of"[^>]*>', page)
+        assert field is not None
+        assert (
+            'type="text"' in field.group()
+            and 'pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}"' in field.group()
+        )
+        assert 'aria-describedby="as_of-hint"' in field.group()
+        assert re.search(r'<span class="hint" id="as_of-hint">格式：年-月-日', page)

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
-from web import views
+from web import browse, views
 from web.deps import LawsPageDep, RepoDep, TodayDep
 from web.errors import NotFound
 from web.templating import templates
@@ -22,12 +22,18 @@ def laws_page(
     caller: LawsPageDep,
     repo: RepoDep,
     q: Annotated[str, Query(max_length=200)] = "",
+    level: Annotated[str, Query(max_length=20)] = "",
+    initial: Annotated[str, Query(pattern="^[A-Z#]?$")] = "",
 ) -> HTMLResponse:
-    """Search by name."""
+    """Search by name; without a query, browse by level and by initial (pinyin)."""
     laws = views.search(repo, q, 50) if q.strip() else []
+    browsing = browse.shelf(repo, level, initial)
     return templates.TemplateResponse(
-        request, "laws.html", {"caller": caller, "q": q, "laws": laws}
-    )
+        request,
+        "laws.html",
+        {"caller": caller, "q": q, "laws": laws, "shelf": browsing, "level": level,
+         "initial": initial},
+    )  # fmt: skip
 
 
 @router.get("/{law_id}", response_class=HTMLResponse)
@@ -48,6 +54,7 @@ def law_page(
         if shown is None or shown.law_id != law_id:
             raise NotFound(f"该法没有编号为 {version} 的版本", field="version")
     articles = repo.articles_text(shown.id) if shown is not None and shown.has_text else []
+    contents, opening = browse.outline(articles)
     return templates.TemplateResponse(
         request,
         "law.html",
@@ -56,6 +63,8 @@ def law_page(
             "detail": detail,
             "shown": views.version_out(shown, today) if shown else None,
             "articles": articles,
+            "contents": contents,
+            "opening": opening,
             "as_of": (shown.effective_from or today).isoformat() if shown else today.isoformat(),
         },
     )
@@ -74,4 +83,9 @@ def article_page(
 ) -> HTMLResponse:
     """The article as in force on as_of, its text in each version and what changed."""
     detail = views.article_detail(repo, law_id, number, suffix, as_of or today, today)
-    return templates.TemplateResponse(request, "article.html", {"caller": caller, "detail": detail})
+    successor_ids = {s.law: law.id for s in detail.successors if (law := repo.resolve(s.law))}
+    return templates.TemplateResponse(
+        request,
+        "article.html",
+        {"caller": caller, "detail": detail, "successor_ids": successor_ids},
+    )

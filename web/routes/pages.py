@@ -13,15 +13,17 @@ from gate import assess_answer
 from legaldb import StatuteRepository
 from verifier import CheckResult, summary_line
 from web.annotate import segments
-from web.charts import DECISION_LABELS
+from web.charts import DECISION_LABELS, STANDARD_LABELS
 from web.deps import CheckPageDep, RepoDep, TodayDep
-from web.forms import read_form
+from web.forms import form_limits, read_form
 from web.templating import templates
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
 
 def _page(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
+    limits = form_limits(request.app.state.settings.web_max_body_bytes)
+    context.update(limits=limits, standard_labels=STANDARD_LABELS)
     return templates.TemplateResponse(request, "index.html", context, status_code=status)
 
 
