@@ -13,9 +13,12 @@ alternatives can both consume the same text at length, so the scan stays linear.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from extractor.lexicon import Lexicon
+from extractor.lexicon import PRC_PREFIX, Lexicon
+from textnorm import strip_category
 
 # ---------------------------------------------------------------- pieces of the pattern
 _S = r"[ \t\u3000\xa0]*"
@@ -56,7 +59,8 @@ _TITLE_TAIL = (
     r"|司法解释|解释)(?:[（(][一二三四五六七八九十]{1,3}[）)])?"
 )
 _NOTE = r"[（(][^（）()\n]{1,30}[）)]"
-_QUOTED_NAME = rf"“[^“”\n]{{0,38}}{LAW_SUFFIX}”"
+# “name” or, with ASCII quotes as title marks, "name": "中华人民共和国公司法"第一百四十七条.
+_QUOTED_NAME = rf"(?:“[^“”\n]{{0,38}}{LAW_SUFFIX}”|\"[^\"\n]{{0,38}}{LAW_SUFFIX}\")"
 REF_WORDS = (
     "本法|该法|同法|此法|上述法律|前述法律|上述法|该条例|本条例|此条例|该规定|本规定"
     "|该司法解释|本司法解释|上述司法解释|上述规定|前述规定|上述条例|上述解释|上述办法"
@@ -66,17 +70,22 @@ _HTML = r"</?[a-zA-Z][^<>\n]{0,30}>"
 _DIVISION = rf"第{_S}{_N}{_S}[编章节](?:{_S}(?:(?!第)[\u4e00-\u9fff]){{1,12}})?"
 # A part of a code named after the law (民法典合同编, 民法典-物权编) is a gap too.
 _PART_NAME = r"[-－—]?[\u4e00-\u9fff]{2,6}编"
-_GAP_ITEM = rf"(?:[\s\u3000\xa0*]+|的|中|【|总则|分则|附则|{_HTML}|{_DIVISION}|{_PART_NAME})"
+_GAP_WORDS = rf"的|中|【|总则|分则|附则|{_HTML}|{_DIVISION}|{_PART_NAME}"
+_GAP_ITEM = rf"(?:[\s\u3000\xa0*]+|{_GAP_WORDS})"
+# A ref word stands on its run's line: 劳动合同法⏎第六条 is a name on its own line (see
+# name_apart), not 同法 followed by a run.
+_LINE_GAP_ITEM = rf"(?:[ \t\u3000\xa0*]+|{_GAP_WORDS})"
 _LAW = (
-    rf"(?:(?P<title>{TITLE})(?:{_S}{_TITLE_TAIL})?|(?P<quoted>{_QUOTED_NAME})|(?P<ref>{REF_WORDS}))"
-    rf"(?:{_S}{_NOTE})?"
+    rf"(?:(?:(?P<title>{TITLE})(?:{_S}{_TITLE_TAIL})?|(?P<quoted>{_QUOTED_NAME}))"
+    rf"(?:{_S}{_NOTE})?(?:{_GAP_ITEM}){{0,6}}"
+    rf"|(?P<ref>{REF_WORDS})(?:{_S}{_NOTE})?(?:{_LINE_GAP_ITEM}){{0,6}})"
 )
 # The leading lookahead lets the engine skip quickly to the few characters a candidate can
 # start with (it cuts the scan time by two thirds).
-_FIRST_CHARS = "第《“" + "".join(sorted({word[0] for word in REF_WORDS.split("|")}))
+_FIRST_CHARS = '第《“"' + "".join(sorted({word[0] for word in REF_WORDS.split("|")}))
 CANDIDATE_RE = re.compile(
     rf"(?=[{_FIRST_CHARS}])"
-    rf"(?:(?:{_LAW}(?:{_GAP_ITEM}){{0,6}})?(?P<run>{RUN})|(?P<mention>{TITLE}))"
+    rf"(?:{_LAW}?(?P<run>{RUN})|(?P<mention>{TITLE}))"
 )
 
 # ---------------------------------------------------------------- looking back from a run
@@ -130,6 +139,32 @@ _NOT_A_LAW_RE = re.compile(
     r"承诺书|申请书|声明|欠条|借条|收据|须知|手册|公告)$"
 )
 _NAME_WINDOW = 80  # characters looked back for a known name (the longest are ~60)
+
+# ---------------------------------------------------------------- a name set apart from its run
+# A comma or colon between a name and its run: 中华人民共和国婚姻法，第二十四条, 教育法：第二十二条.
+_APART_MARKS = "，,：:"
+# A name right after one of these is one of a list of laws (劳动法、劳动合同法，第…条).
+_LIST_JOINERS = ("、", "和", "及", "与", "或", "或者", "以及")
+# What may stand before a name alone on its line: a list number, a label (法条：), 根据 …
+_LINE_HEAD_RE = re.compile(
+    r"[ \t\u3000\xa0*#>\-]*"
+    r"(?:(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})[.、．)）]|[（(](?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})[）)])?"
+    r"(?:[^：:\n]{0,12}[：:])?[ \t\u3000\xa0*]*(?:根据|依据|依照|按照|参照|参见)?"
+    r"(?:[\u4e00-\u9fff、]{2,12}?(?:类中的|[-－—]))?"  # a category: 民法商法类中的…, 社会法-…
+)
+_CLAUSE_START_RE = re.compile(
+    rf"(?:{_LAST_CLAUSE_RE.pattern}|在|按|依|据|照|即|如|见|对|为|由|和|及|与|或)$"
+)
+# Unknown to the lexicon, a name set apart from its run must end like a statute, not in a
+# common word (方法, 做法, 违法 …).
+_STATUTE_END_RE = re.compile(r"(?<![方做说看想手用写算司执违合非立守依犯办])(?:法|法典|条例)$")
+_MAX_NAME_LINE = 160  # a label, a category, the longest names (~60) and a note
+_ENDS_A_NAME_RE = re.compile(r"[\u4e00-\u9fff）)]")
+_LINE_TAIL = " \t\u3000\xa0*：:"  # after a name alone on its line: spaces, bold marks, a colon
+# The opening 《 cut off with the start of the answer: 医疗器械监督管理条例》（2017年修订）第六条.
+_CUT_TITLE_RE = re.compile(
+    r"[\s*]*(?:根据|依据|依照|按照|参照)?(?P<name>[^《》“”\n。，,：:；！？]{2,60})》"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +224,14 @@ def _plausible_name(text: str, end: int) -> int | None:
     return end - len(name)
 
 
-def bare_name(text: str, ends: tuple[int, ...], lexicon: Lexicon | None) -> tuple[int, int] | None:
-    """(start, end) of a law name written without 《》 that ends at one of `ends`.
+def bare_name(
+    text: str,
+    ends: tuple[int, ...],
+    lexicon: Lexicon | None,
+    may_start: Callable[[int], bool] | None = None,
+) -> tuple[int, int] | None:
+    """(start, end) of a law name written without 《》 that ends at one of `ends` (and starts
+    where `may_start` allows, if given).
 
     民法总则第一条 has its name right before the run, 社会保险法第二章第十五条 before a gap;
     the lexicon is asked first, then the name's shape.
@@ -198,11 +239,11 @@ def bare_name(text: str, ends: tuple[int, ...], lexicon: Lexicon | None) -> tupl
     if lexicon is not None:
         for name_end in ends:
             length = lexicon.longest_suffix(text[max(0, name_end - _NAME_WINDOW) : name_end])
-            if length:
+            if length and (may_start is None or may_start(name_end - length)):
                 return name_end - length, name_end
     for name_end in ends:
         name_start = _plausible_name(text, name_end)
-        if name_start is not None:
+        if name_start is not None and (may_start is None or may_start(name_start)):
             return name_start, name_end
     return None
 
@@ -213,8 +254,7 @@ def continues(text: str, end: int) -> bool:
     It may after punctuation, a line break or the start of the answer, or after a word such
     as 根据/和/同时; not after a noun (合同第五条 is a clause of a contract).
     """
-    while end > 0 and text[end - 1] in " \t\u3000\xa0":
-        end -= 1
+    end = _back_over_spaces(text, end)
     if end == 0:
         return True
     previous = text[end - 1]
@@ -223,10 +263,132 @@ def continues(text: str, end: int) -> bool:
     return bool(_CONTINUATION_RE.search(text[max(0, end - 6) : end]))
 
 
+def _back_over_spaces(text: str, position: int) -> int:
+    """The position before the spaces that end text[:position]."""
+    while position > 0 and text[position - 1] in " \t\u3000\xa0":
+        position -= 1
+    return position
+
+
+class ApartName(NamedTuple):
+    """A law name set apart from its run by a comma, a colon or a line break."""
+
+    start: int
+    end: int
+    statute: bool  # taken as the run's law; else the run is no citation (a list, a rule …)
+
+
+def _names_a_statute(text: str, start: int, end: int, lexicon: Lexicon | None) -> bool:
+    """Whether a name set apart from its run is taken as its law: one the lexicon knows, one
+    written with 中华人民共和国, or one ending like a statute (…法, …条例; invented laws keep their
+    names). 考勤规定，第三条 (a company's rule) and 具体方法：第一条 are not."""
+    written = strip_category(text[start:end])
+    if written.startswith(PRC_PREFIX) or _STATUTE_END_RE.search(written):
+        return True
+    return lexicon is not None and lexicon.resolve(written) is not None
+
+
+def _starts_clause(text: str, start: int) -> bool:
+    """Whether a name may start here: after punctuation or a verb or particle (违反了…, 根据…),
+    not inside a longer word (职业病保险法 does not name 保险法)."""
+    if start == 0 or not ("\u4e00" <= text[start - 1] <= "\u9fff"):
+        return True
+    return bool(_CLAUSE_START_RE.search(text[max(0, start - 2) : start]))
+
+
+def _in_a_list(text: str, name_start: int, lexicon: Lexicon | None) -> bool:
+    """Whether the name starting here follows another in a list (劳动法、劳动合同法; 《劳动法》，
+    劳动合同法): the run after the list belongs to none of them that we could tell."""
+    before = _back_over_spaces(text, name_start)
+    if text.endswith(_LIST_JOINERS, max(0, before - 2), before):
+        return True
+    if before == 0 or text[before - 1] not in "，,":
+        return False
+    comma = before - 1
+    title_end = _back_over_spaces(text, comma)
+    closed = title_end > 0 and text[title_end - 1] == "》"
+    return closed or bare_name(text, (comma,), lexicon) is not None
+
+
+def _name_before_mark(text: str, start: int, lexicon: Lexicon | None) -> ApartName | None:
+    """A name before a comma or colon right before the run at `start` (婚姻法，第二十四条)."""
+    mark = _back_over_spaces(text, start) - 1
+    if mark < 1 or text[mark] not in _APART_MARKS:
+        return None
+    name = bare_name(text, _name_ends(text, mark), lexicon, lambda at: _starts_clause(text, at))
+    if name is None:
+        return None
+    listed = _in_a_list(text, name[0], lexicon)
+    return ApartName(*name, not listed and _names_a_statute(text, *name, lexicon))
+
+
+def _name_line(
+    text: str, line_start: int, line_end: int, lexicon: Lexicon | None
+) -> ApartName | None:
+    """The name that fills the line text[line_start:line_end], after a list number, a label
+    (法条：) or 根据 …, before a note or a colon: 2. 中华人民共和国劳动合同法（2012年修正）："""
+    end = line_end
+    while end > line_start and text[end - 1] in _LINE_TAIL:
+        end -= 1
+    if end - line_start > _MAX_NAME_LINE or not _ENDS_A_NAME_RE.match(text, end - 1, end):
+        return None  # most lines: a sentence, a recited article (…劳动关系。)
+    name = bare_name(
+        text,
+        _name_ends(text, end),
+        lexicon,
+        lambda at: at >= line_start and _LINE_HEAD_RE.fullmatch(text, line_start, at) is not None,
+    )
+    return None if name is None else ApartName(*name, _names_a_statute(text, *name, lexicon))
+
+
+def _previous_line(text: str, position: int) -> tuple[int, int] | None:
+    """(start, end) of the last non-blank line ending before `position` (a line start)."""
+    end = position
+    while end > 0 and text[end - 1] in " \t\u3000\xa0\r\n":
+        end -= 1
+    if end == 0:
+        return None
+    return text.rfind("\n", 0, end) + 1, end
+
+
+def _name_on_line_before(text: str, start: int, lexicon: Lexicon | None) -> ApartName | None:
+    """A name alone on its line, the run at `start` opening a later line
+    (中华人民共和国劳动合同法⏎第六条); not the last of a list of names one per line."""
+    line_start = start
+    while line_start > 0 and text[line_start - 1] in " \t\u3000\xa0*#【":
+        line_start -= 1
+    if line_start == 0 or text[line_start - 1] != "\n":
+        return None
+    line = _previous_line(text, line_start)
+    name = None if line is None else _name_line(text, *line, lexicon)
+    if name is None or line is None:
+        return None
+    before = _previous_line(text, line[0])
+    if before is not None and _name_line(text, *before, lexicon) is not None:
+        return name._replace(statute=False)  # the last of a list of names
+    return name
+
+
+def name_apart(text: str, start: int, lexicon: Lexicon | None) -> ApartName | None:
+    """A law name set apart from the run at `start`: by a comma or colon
+    (中华人民共和国婚姻法，第二十四条) or alone on the line before (…劳动合同法⏎第六条)."""
+    return _name_before_mark(text, start, lexicon) or _name_on_line_before(text, start, lexicon)
+
+
+def cut_title(text: str) -> tuple[int, int] | None:
+    """(start, end) of a title whose 《 was cut off with the start of the answer
+    (医疗器械监督管理条例》…), the closing mark included; None if the answer opens otherwise."""
+    match = _CUT_TITLE_RE.match(text)
+    if match is None or not is_law_like(match.group("name")):
+        return None
+    return match.start("name"), match.end()
+
+
 def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate]:
     """All candidate spans of `text`, in order, not overlapping."""
     found: list[Candidate] = []
     last_end = 0
+    cut = cut_title(text)
     for match in CANDIDATE_RE.finditer(text):
         mention, title, quoted, ref = match.group("mention", "title", "quoted", "ref")
         start, end = match.span()
@@ -253,12 +415,24 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
         else:
             ends = _name_ends(text, start)
             name = bare_name(text, ends, lexicon)
-            if name is not None and name[0] >= last_end:
+            apart = name_apart(text, start, lexicon) if name is None else None
+            if cut is not None and cut[1] in ends and last_end <= cut[0]:
+                start, law_kind = cut[0], "title"
+                cut = None
+            elif name is not None and name[0] >= last_end:
                 start, name_end = name
+                law_kind = "name"
+            elif apart is not None and apart.start >= last_end:
+                if not apart.statute:  # 考勤规定，第三条; 劳动法、劳动合同法，第三十一条
+                    last_end = end
+                    continue
+                start, name_end = apart.start, apart.end
                 law_kind = "name"
             elif not continues(text, start):
                 last_end = end
                 continue
         found.append(Candidate("chain", start, end, name_end=name_end, law_kind=law_kind))
         last_end = end
+    if cut is not None and (not found or found[0].start >= cut[1]):
+        found.insert(0, Candidate("mention", cut[0], cut[1], text[cut[0] : cut[1] - 1]))
     return found

@@ -51,12 +51,11 @@ def _number(token: Token) -> int:
     return cn_to_int(str(token).strip("（）() \t"))
 
 
-def _law(kind: str, name_token: Token, *rest: Token) -> LawMention:
-    """A LawMention from the name token and an optional TITLE_TAIL and NOTE."""
+def _law(kind: str, name_token: Token, *rest: Token, marks: tuple[int, int] = (1, 1)) -> LawMention:
+    """A LawMention from the name token and an optional TITLE_TAIL and NOTE; `marks` is how
+    many characters of title or quote marks the token has before and after the name."""
     text = str(name_token)
-    if kind in ("title", "quoted"):
-        text = text[1:-1]
-    text = text.strip()
+    text = text[marks[0] : len(text) - marks[1]].strip()
     end = name_token.end_pos
     version_hint = None
     for token in rest:
@@ -84,8 +83,11 @@ class ChainBuilder(Transformer[Token, Any]):
     def titled_law(self, title: Token, *rest: Token) -> LawMention:
         return _law("title", title, *rest)
 
+    def cut_title_law(self, title: Token, *rest: Token) -> LawMention:
+        return _law("title", title, *rest, marks=(0, 1))  # …条例》: the 《 was cut off
+
     def named_law(self, name: Token, *rest: Token) -> LawMention:
-        return _law("name", name, *rest)
+        return _law("name", name, *rest, marks=(0, 0))
 
     def quoted_law(self, name: Token, *rest: Token) -> LawMention:
         return _law("quoted", name, *rest)

@@ -315,7 +315,7 @@ gate_citation_specs = st.lists(
 
 # Statute citations as answers write them (extractor).
 
-CITATION_ALPHABET = "第一二三四五六七八九十百千零两0123456789０１２条款项章节编之、，和及至到-（）()《》〈〉“”本该同法律规定条例的中 \n。：劳动合同民典刑"
+CITATION_ALPHABET = '第一二三四五六七八九十百千零两0123456789０１２条款项章节编之、，和及至到-（）()《》〈〉“”"本该同法律规定条例的中 \n。：劳动合同民典刑'
 """Characters citations are made of, to stress the pre-scan and the grammar together."""
 
 citation_like_text = st.text(alphabet=CITATION_ALPHABET, max_size=80)
@@ -355,6 +355,22 @@ def rendered_citations(draw: st.DrawFn, names: tuple[str, ...]) -> tuple[str, di
         "surface": surface,
     }
     return surface, fields
+
+
+@st.composite
+def set_apart_citations(draw: st.DrawFn, names: tuple[str, ...]) -> tuple[str, str, int]:
+    """A name set apart from its article as real answers write it: by a comma or colon
+    (婚姻法，第二十四条), or alone on its line, maybe after a label or list number
+    (法条：劳动合同法⏎第六条); returns the text, the name and the article."""
+    name = draw(st.sampled_from(names))
+    written = draw(st.sampled_from([name, name.removeprefix("中华人民共和国")]))
+    article = draw(st.integers(min_value=1, max_value=1260))
+    number = str(article) if draw(st.booleans()) else int_to_cn(article)
+    head = draw(st.sampled_from(["", "法条：", "1. ", "法律依据：", "根据"]))
+    between = draw(st.sampled_from(["，", "：", " ，", "\n", "\n\n", "：\n", "\n  "]))
+    if "\n" in between:
+        head = draw(st.sampled_from(["", "法条：", "1. ", "（二）", "**", "法律依据："]))
+    return f"{head}{written}{between}第{number}条", name, article
 
 
 # API keys (web).
