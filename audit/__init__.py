@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from audit.mapping_store import MappingStore
     from audit.masking import mask_pii
     from audit.pack import verify_pack
-    from audit.pseudonyms import Pseudonymizer, pseudonymizer_from_settings
+    from audit.pseudonyms import Pseudonymizer
     from audit.recorder import record, record_many, record_result, trace
 
 __all__ = [
@@ -23,7 +23,6 @@ __all__ = [
     "Pseudonymizer",
     "export_pack",
     "mask_pii",
-    "pseudonymizer_from_settings",
     "record",
     "record_many",
     "record_result",
@@ -38,7 +37,7 @@ __getattr__ = lazy_exports(
         "audit.mapping_store": ("MappingStore",),
         "audit.masking": ("mask_pii",),
         "audit.pack": ("verify_pack",),
-        "audit.pseudonyms": ("Pseudonymizer", "pseudonymizer_from_settings"),
+        "audit.pseudonyms": ("Pseudonymizer",),
         "audit.recorder": ("record", "record_many", "record_result", "trace"),
     },
 )

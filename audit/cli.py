@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 from zoneinfo import ZoneInfo
 
 import typer
@@ -15,9 +15,8 @@ from audit.mapping_store import MappingStore
 from audit.models import PackSummary, Trace
 
 if TYPE_CHECKING:
+    from pydantic import SecretStr
     from sqlalchemy.engine import Engine
-
-    from lexgate.settings import Settings
 
 QUESTION_SHOWN = 80
 
@@ -27,7 +26,32 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _engine(settings: Settings) -> Engine:
+class AuditSettings(Protocol):
+    """What the audit commands read of the deployment's settings (given by the CLI's edge)."""
+
+    @property
+    def database_url(self) -> str: ...
+
+    @property
+    def sql_echo(self) -> bool: ...
+
+    @property
+    def timezone(self) -> str: ...
+
+    @property
+    def mapping_store_path(self) -> Path: ...
+
+    @property
+    def audit_signing_key_path(self) -> Path: ...
+
+    @property
+    def audit_secret(self) -> SecretStr | None: ...
+
+    @property
+    def audit_key_id(self) -> str: ...
+
+
+def _engine(settings: AuditSettings) -> Engine:
     from legaldb import make_engine
 
     return make_engine(settings.database_url, echo=settings.sql_echo)
@@ -106,7 +130,7 @@ def _print_trace(found: Trace, timezone: str) -> None:
             )
 
 
-def register(app: typer.Typer, settings_loader: Callable[[], Settings]) -> None:
+def register(app: typer.Typer, settings_loader: Callable[[], AuditSettings]) -> None:
     """Add `audit trace|export|verify` to the root command."""
     audit_app = typer.Typer(
         help="The audit trail: trace a pseudonym, export and verify quarterly evidence packs.",

@@ -10,19 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import logging
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from audit.errors import PseudonymError, SecretMissingError
 from audit.mapping_store import load_or_create_secret, secret_path_for
 from audit.models import PseudonymScheme
-
-if TYPE_CHECKING:
-    from lexgate.settings import Settings
-
-log = logging.getLogger("lexgate.audit")
 
 MESSAGE_PREFIX = b"lexgate-pseudonym-v1\x00"
 DIGEST_HEX_CHARS = 32  # 128 bits: no collision among any realistic number of ids
@@ -96,19 +89,3 @@ def ensure_secret(store_path: Path) -> bool:
         )
     load_or_create_secret(path)
     return True
-
-
-def pseudonymizer_from_settings(settings: Settings) -> Pseudonymizer:
-    """The deployment's pseudonymizer: settings.audit_secret, else the secret file kept next
-    to the mapping store. A fresh instance (no store yet) gets a new secret, logged with its
-    path; a store without its secret is refused (see `ensure_secret`)."""
-    if settings.audit_secret is not None:
-        secret = settings.audit_secret.get_secret_value().encode("utf-8")
-    else:
-        if ensure_secret(settings.mapping_store_path):
-            log.warning(
-                "new pseudonym secret %s (mode 0600): keep it with the mapping store",
-                secret_path_for(settings.mapping_store_path),
-            )
-        secret = load_or_create_secret(secret_path_for(settings.mapping_store_path))
-    return Pseudonymizer(secret, settings.audit_key_id)

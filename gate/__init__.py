@@ -4,7 +4,7 @@
 given) and decides (pass, rerun, pass_boundary, no_citations) with the verifiable rate, the
 quality standards and the facts for a rerun, returning the whole `Assessment`; `assess` is its
 pure decision on a check, `evaluate` its result alone. `run` drives a whole round of
-fact-injected reruns through a `Regenerator`; `premise` gives facts for the generation prompt.
+fact-injected reruns through a `Regenerator` (the HTTP one: `lexgate.llm`); `premise` gives facts for the generation prompt.
 """
 
 from typing import TYPE_CHECKING
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     )
     from gate.policy import Policy
     from gate.premise import premise
-    from gate.regenerator import OpenAIRegenerator, Regenerator
+    from gate.regenerator import Regenerator
     from gate.rounds import Round, fail, open_round, run, submit
 
 __all__ = [
@@ -35,7 +35,6 @@ __all__ = [
     "Fact",
     "GateError",
     "GateResult",
-    "OpenAIRegenerator",
     "Policy",
     "Regenerator",
     "RegeneratorError",
@@ -71,7 +70,7 @@ __getattr__ = lazy_exports(
         ),
         "gate.policy": ("Policy",),
         "gate.premise": ("premise",),
-        "gate.regenerator": ("OpenAIRegenerator", "Regenerator"),
+        "gate.regenerator": ("Regenerator",),
         "gate.rounds": ("Round", "fail", "open_round", "run", "submit"),
     },
 )

@@ -1,9 +1,9 @@
 """The optional model judge: does a correctly cited article support the claim drawn from it?
 
-A `Judge` answers supports / contradicts / says_nothing with a probability each. `OpenAIJudge`
-asks an OpenAI-compatible model a single-token multiple-choice question (A/B/C, prompt in
-gate/templates/judge_*.j2) and reads the options' probabilities from the first token's
-logprobs. `judge_verdicts` judges an answer's citations and `judge_failures` turns the standing
+A `Judge` answers supports / contradicts / says_nothing with a probability each. The HTTP one
+(`lexgate.llm.OpenAIJudge`) asks an OpenAI-compatible model a single-token multiple-choice
+question (A/B/C, `prompt`: gate/templates/judge_*.j2) and reads the options' probabilities from
+the first token's logprobs (`option_probabilities`). `judge_verdicts` judges an answer's citations and `judge_failures` turns the standing
 judgements into failures, which `gate.assess` counts: contradicts is a correctable
 `claim_contradicted` failure (like a quote mismatch), says_nothing a reported, uncorrectable
 `claim_unsupported`; below the threshold a judgement decides nothing and waits for a reviewer
@@ -16,9 +16,9 @@ import hashlib
 import math
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol, Self, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from gate.errors import JudgeError, JudgeReplyError, JudgeUnavailableError, RegeneratorError
+from gate.errors import JudgeError, JudgeReplyError, JudgeUnavailableError
 from gate.facts import make_fact, render
 from gate.models import (
     ChatMessage,
@@ -33,17 +33,12 @@ from gate.models import (
 )
 from gate.policy import Policy
 from gate.provisions import ProvisionKey, is_correctable, provision_key, provision_of
-from gate.regenerator import MAX_TOP_LOGPROBS, OpenAIRegenerator
 from textnorm import article_label
 from verifier.models import Verdict
-
-if TYPE_CHECKING:
-    from lexgate.settings import Settings
 
 OPTIONS: dict[str, Relation] = {"A": "supports", "B": "contradicts", "C": "says_nothing"}
 """The answer letters of the prompt (gate/templates/judge_system.j2) and what each means."""
 
-MIN_TOP_LOGPROBS = 5
 DEFAULT_THRESHOLD = 0.8
 
 RELATION_SIGNALS: dict[Relation, Signal] = {
@@ -117,67 +112,6 @@ def prompt(question: JudgeQuestion) -> tuple[ChatMessage, ...]:
             ),
         ),
     )
-
-
-class OpenAIJudge:
-    """The judge on an OpenAI-compatible endpoint: one token, max_tokens=1, with logprobs."""
-
-    def __init__(self, client: OpenAIRegenerator, *, top_logprobs: int = 10) -> None:
-        if not MIN_TOP_LOGPROBS <= top_logprobs <= MAX_TOP_LOGPROBS:
-            raise ValueError(
-                f"top_logprobs must be {MIN_TOP_LOGPROBS}..{MAX_TOP_LOGPROBS}, not {top_logprobs}"
-            )
-        self.client = client
-        self.top_logprobs = top_logprobs
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> Self:
-        """The judge of the judge_* settings (model and base URL default to the llm_* ones).
-
-        RegeneratorConfigError when neither names a model and base URL.
-        """
-        configured = settings.model_copy(
-            update={
-                "llm_base_url": settings.judge_base_url or settings.llm_base_url,
-                "llm_model": settings.judge_model or settings.llm_model,
-                "llm_api_key": settings.judge_api_key or settings.llm_api_key,
-            }
-        )
-        return cls(
-            OpenAIRegenerator.from_settings(configured), top_logprobs=settings.judge_top_logprobs
-        )
-
-    def __repr__(self) -> str:
-        return f"OpenAIJudge({self.client!r}, top_logprobs={self.top_logprobs})"
-
-    def close(self) -> None:
-        """Close the client's connections."""
-        self.client.close()
-
-    def judge(self, question: JudgeQuestion) -> Judgement:
-        """Ask the model; the options' probabilities from the first token's top logprobs."""
-        try:
-            completion = self.client.complete(
-                prompt(question),
-                logprobs=True,
-                top_logprobs=self.top_logprobs,
-                max_tokens=1,
-                temperature=0.0,
-                context=f"judge {question.provision}",
-            )
-        except RegeneratorError as exc:
-            raise JudgeUnavailableError(f"the judge is unavailable: {exc}") from None
-        first = completion.first_token_logprobs
-        if first is None:  # pragma: no cover - complete() raises MissingLogprobsError instead
-            raise JudgeReplyError("the judge's reply has no logprobs")
-        chosen = TokenLogprob(token=first.token, logprob=first.logprob)
-        probabilities = option_probabilities((chosen, *first.top))
-        return judgement_of(probabilities, model=completion.model)
-
-
-def judge_from_settings(settings: Settings) -> OpenAIJudge | None:
-    """The configured judge, None unless judge_enabled."""
-    return OpenAIJudge.from_settings(settings) if settings.judge_enabled else None
 
 
 # --- From verdicts to judged citations, and into the gate's result -------------------------
@@ -293,10 +227,8 @@ __all__ = [
     "OPTIONS",
     "RELATION_SIGNALS",
     "Judge",
-    "OpenAIJudge",
     "claim_detail",
     "judge_failures",
-    "judge_from_settings",
     "judge_verdicts",
     "judgement_of",
     "option_of",

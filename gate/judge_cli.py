@@ -5,24 +5,37 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import date
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Protocol
 
 import typer
 
 from gate.errors import JudgeError, RegeneratorConfigError
 
 if TYPE_CHECKING:
+    from gate.models import Judgement, JudgeQuestion
     from legaldb.repository import StatuteRepository
-    from lexgate.settings import Settings
+
+
+class ClosableJudge(Protocol):
+    """A judge holding connections (lexgate.llm.OpenAIJudge)."""
+
+    def judge(self, question: JudgeQuestion) -> Judgement:
+        """The probability of each relation."""
+        ...
+
+    def close(self) -> None:
+        """Release the connections."""
+        ...
 
 
 def register(
     app: typer.Typer,
     repository_loader: Callable[[], StatuteRepository],
-    settings_loader: Callable[[], Settings],
+    judge_loader: Callable[[], ClosableJudge],
     today_loader: Callable[[], date],
 ) -> None:
-    """Add the `judge` sub-app (calibrate) to the root command."""
+    """Add the `judge` sub-app (calibrate) to the root command; judge_loader makes the
+    configured judge (RegeneratorConfigError when none is)."""
     judge_app = typer.Typer(help="The optional model judge (docs/judge.md).", no_args_is_help=True)
 
     @judge_app.command("calibrate")
@@ -42,7 +55,6 @@ def register(
         """Judge labelled items: confusion matrix, and per threshold 0.5-0.9 how many
         judgements stand, how many of those are right, how many go to review."""
         from gate.calibrate import calibrate, read_items, render_report
-        from gate.judge import OpenAIJudge
 
         try:
             today = date.fromisoformat(as_of) if as_of else today_loader()
@@ -51,7 +63,7 @@ def register(
             raise typer.Exit(2) from None
         try:
             items = read_items(file)
-            judge = OpenAIJudge.from_settings(settings_loader())
+            judge = judge_loader()
         except (JudgeError, RegeneratorConfigError) as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from None

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import typer
 
@@ -33,10 +33,34 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
-def _database_url() -> str:
-    from lexgate.settings import get_settings
+class DatabaseSettings(Protocol):
+    """What the db commands read of the deployment's settings (given by the CLI's edge)."""
 
-    return get_settings().database_url
+    @property
+    def database_url(self) -> str: ...
+
+    @property
+    def sql_echo(self) -> bool: ...
+
+
+_settings_loader: Callable[[], DatabaseSettings] | None = None
+
+
+def register(root: typer.Typer, settings_loader: Callable[[], DatabaseSettings]) -> None:
+    """Add `db …` to the root command; settings_loader gives the database URL and SQL echo."""
+    global _settings_loader
+    _settings_loader = settings_loader
+    root.add_typer(app, name="db")
+
+
+def _settings() -> DatabaseSettings:
+    if _settings_loader is None:
+        raise RuntimeError("legaldb.cli.register() was not called")
+    return _settings_loader()
+
+
+def _database_url() -> str:
+    return _settings().database_url
 
 
 def _shown(url: str) -> str:
@@ -56,9 +80,8 @@ def _errors_as_exit() -> Iterator[None]:
 
 def _engine(url: str) -> Engine:
     from legaldb.engine import make_engine
-    from lexgate.settings import get_settings
 
-    return make_engine(url, echo=get_settings().sql_echo)
+    return make_engine(url, echo=_settings().sql_echo)
 
 
 @contextmanager

@@ -19,13 +19,14 @@ from audit.cli import register as register_audit
 from extractor.cli import register as register_extract
 from gate.cli import register as register_gate
 from gate.judge_cli import register as register_judge
-from legaldb.cli import app as db_app
+from legaldb.cli import register as register_db
 from verifier.cli import register as register_check
 from web.cli import register as register_web
 
 if TYPE_CHECKING:
     from extractor import Lexicon
     from legaldb import StatuteRepository
+    from lexgate.llm import OpenAIJudge
     from lexgate.settings import Settings
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-app.add_typer(db_app, name="db")
+register_db(app, lambda: get_settings())  # db init, migrate, …
 
 
 def get_settings() -> Settings:
@@ -134,12 +135,19 @@ def _today() -> date:
     return today(get_settings().timezone)
 
 
+def _judge() -> OpenAIJudge:
+    """The configured judge client, enabled or not (`judge calibrate` asks it anyway)."""
+    from lexgate.factories import judge_client_from_settings
+
+    return judge_client_from_settings(get_settings())
+
+
 register_extract(app, _load_lexicon)
 register_check(app, _load_repository)
 register_gate(app, _load_repository, _today)
 register_web(app)  # serve, apikey
 register_audit(app, get_settings)  # audit trace, export, verify
-register_judge(app, _load_repository, get_settings, _today)  # judge calibrate
+register_judge(app, _load_repository, _judge, _today)  # judge calibrate
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,14 +21,15 @@ from datetime import date
 
 from sqlalchemy.engine import Engine
 
-from audit import MappingStore, Pseudonymizer, pseudonymizer_from_settings, record
+from audit import MappingStore, Pseudonymizer, record
 from audit.errors import AuditError, CaseMismatchError
 from audit.models import PseudonymKind
 from gate import Policy, assess_answer
-from gate.judge import DEFAULT_THRESHOLD, Judge, judge_from_settings
+from gate.judge import DEFAULT_THRESHOLD, Judge
 from gate.models import RoundRecord
 from gate.rounds import open_round, record_attempt
 from legaldb import StatuteRepository
+from lexgate.factories import judge_from_settings, pseudonymizer_from_settings
 from lexgate.settings import Settings
 from web.errors import AuditUnavailable, RoundConflict
 from web.rounds import OpenRound, RoundStore

@@ -17,7 +17,8 @@ from pydantic import SecretStr
 from audit import MappingStore
 from audit.errors import InsecureFileError, PseudonymError, SecretMissingError
 from audit.models import PseudonymKind
-from audit.pseudonyms import Pseudonymizer, parse_pseudonym, pseudonymizer_from_settings
+from audit.pseudonyms import Pseudonymizer, parse_pseudonym
+from lexgate.factories import pseudonymizer_from_settings
 from lexgate.settings import Settings
 
 SECRET = b"a deployment secret of 32 bytes!"

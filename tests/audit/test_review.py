@@ -20,10 +20,9 @@ from audit.mapping_store import MappingStore
 from audit.pseudonyms import Pseudonymizer
 from audit.review import decide, enqueue, get, pending
 from gate import assess_answer
-from gate.judge import OpenAIJudge
 from gate.models import GateResult, RoundRecord
-from gate.regenerator import OpenAIRegenerator
 from legaldb import StatuteRepository
+from lexgate.llm import OpenAIJudge, OpenAIRegenerator
 from tests.audit.conftest import AS_OF, ONLY_SQLITE_STATUTES, PHONE
 from tests.llm_server import LLMServer, Reply
 from verifier.models import CheckResult

@@ -17,6 +17,7 @@ from gate.errors import JudgeInputError
 from gate.judge_cli import register
 from gate.models import CalibrationItem, CalibrationOutcome, Judgement
 from legaldb import StatuteRepository
+from lexgate.factories import judge_client_from_settings
 from lexgate.settings import Settings
 from tests.llm_server import LLMServer, Reply
 
@@ -60,7 +61,9 @@ def cli(repo: StatuteRepository, settings: Settings) -> typer.Typer:
     def root() -> None:
         """LexGate (test root)."""
 
-    register(app, lambda: repo, lambda: settings, lambda: date(2023, 8, 1))
+    register(
+        app, lambda: repo, lambda: judge_client_from_settings(settings), lambda: date(2023, 8, 1)
+    )
     return app
 
 

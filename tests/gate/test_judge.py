@@ -14,14 +14,13 @@ from gate import assess_answer
 from gate.decide import assess
 from gate.errors import JudgeReplyError, JudgeUnavailableError
 from gate.judge import (
-    OpenAIJudge,
-    judge_from_settings,
     option_probabilities,
     prompt,
 )
 from gate.models import JudgeQuestion, TokenLogprob
-from gate.regenerator import OpenAIRegenerator
 from legaldb import StatuteRepository
+from lexgate.factories import judge_client_from_settings, judge_from_settings
+from lexgate.llm import OpenAIJudge, OpenAIRegenerator
 from lexgate.settings import Settings
 from tests.llm_server import LLMServer, Reply
 from tests.strategies import judge_top_logprobs
@@ -154,7 +153,7 @@ def test_from_settings_defaults_to_the_llm_settings(llm_server: LLMServer) -> No
     assert made is not None and made.client.model == "general"
     assert made.client.base_url == llm_server.base_url
     assert judge_from_settings(settings.model_copy(update={"judge_enabled": False})) is None
-    own = OpenAIJudge.from_settings(settings.model_copy(update={"judge_model": "judge"}))
+    own = judge_client_from_settings(settings.model_copy(update={"judge_model": "judge"}))
     assert own.client.model == "judge"
 
 

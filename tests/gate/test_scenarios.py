@@ -8,9 +8,10 @@ from datetime import date
 
 import pytest
 
-from gate import OpenAIRegenerator, Policy, Round, RoundClosedError, RoundRecord, run, submit
+from gate import Policy, Round, RoundClosedError, RoundRecord, run, submit
 from gate.rounds import open_round
 from legaldb import StatuteRepository
+from lexgate.llm import OpenAIRegenerator
 from tests.llm_server import LLMServer, Reply
 
 AS_OF = date(2024, 1, 1)

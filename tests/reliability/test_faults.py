@@ -21,11 +21,12 @@ from benchmarks.soak import (
     outage,
     serve,
 )
-from gate import OpenAIRegenerator, run
+from gate import run
 from gate.models import RoundRecord
 from legaldb import StatuteRepository, make_engine
 from legaldb.engine import PG_CONNECT_TIMEOUT_S
 from legaldb.orm import AuditCase, AuditCitation
+from lexgate.llm import OpenAIRegenerator
 from tests.llm_server import LLMServer, Reply
 from tests.reliability.conftest import TestClient, audit_counts, bearer, private_settings
 from web import create_app

@@ -17,9 +17,8 @@ from audit.mapping_store import MappingStore
 from audit.pseudonyms import Pseudonymizer
 from audit.review import decide, enqueue, get, pending
 from gate import assess_answer
-from gate.judge import OpenAIJudge
-from gate.regenerator import OpenAIRegenerator
 from legaldb import StatuteRepository, make_engine
+from lexgate.llm import OpenAIJudge, OpenAIRegenerator
 from lexgate.settings import Settings
 from tests.llm_server import LLMServer, Reply
 from tests.web.conftest import SCREENSHOTS, LiveServer, client_for

@@ -29,9 +29,10 @@ from gate.errors import (
     RegeneratorTimeoutError,
 )
 from gate.models import ChatMessage, RerunRequest
-from gate.regenerator import (
+from gate.regenerator import Regenerator
+from lexgate.factories import regenerator_from_settings
+from lexgate.llm import (
     OpenAIRegenerator,
-    Regenerator,
     backoff_delay,
     is_retryable_status,
     parse_retry_after,
@@ -83,7 +84,7 @@ def client_for() -> Iterator[Any]:
     clients: list[OpenAIRegenerator] = []
 
     def build(base_url: str, **overrides: Any) -> OpenAIRegenerator:
-        client = OpenAIRegenerator.from_settings(make_settings(base_url, **overrides))
+        client = regenerator_from_settings(make_settings(base_url, **overrides))
         clients.append(client)
         return client
 
@@ -419,7 +420,7 @@ def test_unusable_configuration_raises_config_error(
     overrides: dict[str, Any], fragment: str
 ) -> None:
     with pytest.raises(RegeneratorConfigError, match=fragment):
-        OpenAIRegenerator.from_settings(make_settings("http://127.0.0.1:9/v1", **overrides))
+        regenerator_from_settings(make_settings("http://127.0.0.1:9/v1", **overrides))
 
 
 @pytest.mark.parametrize(
