@@ -145,7 +145,7 @@ def _judge() -> OpenAIJudge:
 register_extract(app, _load_lexicon)
 register_check(app, _load_repository)
 register_gate(app, _load_repository, _today)
-register_web(app)  # serve, apikey
+register_web(app)  # serve, gateway, apikey
 register_audit(app, get_settings)  # audit trace, export, verify
 register_judge(app, _load_repository, _judge, _today)  # judge calibrate
 

@@ -6,6 +6,7 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -182,6 +183,49 @@ class Settings(BaseSettings):
         default="127.0.0.1",
         description="Proxies whose X-Forwarded-For/-Proto `lexgate serve` trusts "
         "(comma-separated addresses, or * behind a private network only).",
+    )
+    gateway_upstream_url: str | None = Field(
+        default=None,
+        description="Base URL of the OpenAI-compatible API `lexgate gateway` forwards to "
+        "(e.g. https://api.openai.com/v1). Unset: the gateway answers 503.",
+    )
+    gateway_upstream_key: SecretStr | None = Field(
+        default=None,
+        description="Bearer key of the upstream API; sent only to the upstream, never to the "
+        "app, never logged. Unset: no header sent.",
+    )
+    gateway_models: dict[str, str] = Field(
+        default_factory=dict,
+        description="Model names the app may ask for → the upstream's model (JSON object). "
+        "Empty: any name is passed through and GET /v1/models relays the upstream's list.",
+    )
+    gateway_timeout_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="Longest wait for one whole upstream answer (streamed or not), seconds; "
+        "then the app gets a 504. The gateway never retries: the app's client does.",
+    )
+    gateway_max_attempts: int = Field(
+        default=3,
+        ge=1,
+        description="Answers asked of the upstream per completion, the first included "
+        "(1: gate only, no rerun).",
+    )
+    gateway_on_exhausted: Literal["deliver_with_badges", "block"] = Field(
+        default="deliver_with_badges",
+        description="The last answer of a round that ends exhausted: delivered with its "
+        "`lexgate` verdicts, or refused with a 422 error body.",
+    )
+    gateway_citation_note: bool = Field(
+        default=False,
+        description="Append a short Chinese citation note to each delivered answer "
+        "(〔引用核验：已核验 3 条 · 已废止 1 条 → 民法典第577条〕).",
+    )
+    gateway_host: str = Field(
+        default="127.0.0.1", description="Address `lexgate gateway` listens on."
+    )
+    gateway_port: int = Field(
+        default=8100, ge=1, le=65535, description="Port of `lexgate gateway`."
     )
 
     @field_validator("cache_dir", mode="before")

@@ -24,6 +24,11 @@ from typing import Any
 import pytest
 
 CHAT_PATH = "/v1/chat/completions"
+MODELS_PATH = "/v1/models"
+MODEL_IDS = ("scripted-small", "scripted-large")
+"""What GET /v1/models lists."""
+STREAM_PIECE_CHARS = 7
+"""Characters of content per chunk when a request asks for `stream: true`."""
 
 
 @dataclass(frozen=True)
@@ -143,8 +148,30 @@ def completion_body(reply: Reply, request_json: Any) -> dict[str, Any]:
     }
 
 
+def stream_body(reply: Reply, request_json: Any) -> bytes:
+    """The completion as OpenAI streams it: server-sent chunk events, then [DONE]."""
+    whole = completion_body(reply, request_json)
+    content = reply.content or ""
+    base = {k: whole[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+
+    def event(choices: list[dict[str, Any]], **extra: Any) -> str:
+        return f"data: {json.dumps({**base, 'choices': choices, **extra}, ensure_ascii=False)}\n\n"
+
+    events = [event([{"index": 0, "delta": {"role": "assistant", "content": ""}}])]
+    for start in range(0, len(content), STREAM_PIECE_CHARS):
+        piece = content[start : start + STREAM_PIECE_CHARS]
+        events.append(event([{"index": 0, "delta": {"content": piece}, "finish_reason": None}]))
+    events.append(event([{"index": 0, "delta": {}, "finish_reason": reply.finish_reason}]))
+    options = request_json.get("stream_options") if isinstance(request_json, dict) else None
+    if isinstance(options, dict) and options.get("include_usage"):
+        events.append(event([], usage=whole["usage"]))
+    events.append("data: [DONE]\n\n")
+    return "".join(events).encode()
+
+
 class LLMServer:
-    """A ThreadingHTTPServer on 127.0.0.1:<ephemeral> serving POST /v1/chat/completions."""
+    """A ThreadingHTTPServer on 127.0.0.1:<ephemeral> serving POST /v1/chat/completions
+    (streamed as server-sent events when the request says `stream: true`) and GET /v1/models."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -240,6 +267,13 @@ class _Handler(BaseHTTPRequestHandler):
             received_at=time.monotonic(),
         )
         llm = self.server.llm
+        if self.command == "GET" and self.path == MODELS_PATH:
+            with llm._lock:
+                llm._requests.append(recorded)
+            listed = [{"id": name, "object": "model", "created": 0, "owned_by": "scripted"}
+                      for name in MODEL_IDS]  # fmt: skip
+            self._send(Reply.json({"object": "list", "data": listed}), None)
+            return
         if self.command != "POST" or self.path != CHAT_PATH:
             with llm._lock:
                 llm._requests.append(recorded)
@@ -259,11 +293,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)
             return
+        headers = dict(reply.headers)
         if reply.body is not None:
             data = reply.body
+        elif isinstance(request_json, dict) and request_json.get("stream") is True:
+            data = stream_body(reply, request_json)
+            headers.setdefault("Content-Type", "text/event-stream")
         else:
             data = json.dumps(completion_body(reply, request_json), ensure_ascii=False).encode()
-        headers = dict(reply.headers)
         headers.setdefault("Content-Type", "application/json")
         try:
             self.send_response(reply.status)

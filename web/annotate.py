@@ -62,6 +62,14 @@ def _short(law: str) -> str:
     return strip_prc_prefix(law)
 
 
+def successor_of(verdict: Verdict) -> str | None:
+    """The first successor of a repealed article, short: 民法典第577条 (None when none)."""
+    if not verdict.facts.successors:
+        return None
+    first = verdict.facts.successors[0]
+    return f"{_short(first.law)}第{first.article}条{first.article_suffix or ''}"
+
+
 def note_of(verdict: Verdict) -> str:
     """The few words after the label: repeal date and successor, effective date, counts."""
     facts = verdict.facts
@@ -69,10 +77,8 @@ def note_of(verdict: Verdict) -> str:
     if verdict.reason == "repealed":
         if facts.repealed_on:
             notes.append(f"{facts.repealed_on}废止")
-        if facts.successors:
-            first = facts.successors[0]
-            suffix = first.article_suffix or ""
-            notes.append(f"→ {_short(first.law)}第{first.article}条{suffix}")
+        if successor := successor_of(verdict):
+            notes.append(f"→ {successor}")
     elif verdict.status == "notYetEffective" and (
         facts.upcoming_effective_from or facts.effective_from
     ):

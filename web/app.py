@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import sqlalchemy as sa
@@ -11,12 +11,13 @@ import swagger_ui_bundle
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Scope
 
 from legaldb import make_engine
 from lexgate.settings import Settings, get_settings
 from web import handlers
 from web.apikeys import KeyCache
-from web.errors import WebError
+from web.errors import BodyTooLarge, WebError
 from web.middleware import BodyLimit, SecurityHeaders
 from web.recording import AuditToolsHolder
 from web.routes import (
@@ -49,7 +50,7 @@ ROUTERS = (health.router, check.router, laws.router, pages.router, law_pages.rou
 
 
 @asynccontextmanager
-async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Load the statutes before the first request; a database that is down is not fatal."""
     statutes: Statutes = app.state.statutes
     try:
@@ -60,6 +61,25 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.engine.dispose()
 
 
+def attach_state(app: FastAPI, settings: Settings) -> None:
+    """What every request's dependencies (web.deps) read: settings, engine, statutes, the API
+    key cache and the audit tools; shared by the service and the gateway app."""
+    engine = make_engine(settings.database_url, echo=settings.sql_echo)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.statutes = Statutes(engine, settings.cache_dir)
+    app.state.key_cache = KeyCache(settings.web_key_cache_s)
+    app.state.audit_tools = AuditToolsHolder(settings)
+
+
+def protect(
+    app: FastAPI, settings: Settings, reject: Callable[[Scope, BodyTooLarge], ASGIApp]
+) -> None:
+    """The body limit (413 answered by `reject`) and the security headers of every response."""
+    app.add_middleware(BodyLimit, max_bytes=settings.web_max_body_bytes, reject=reject)
+    app.add_middleware(SecurityHeaders)
+
+
 def create_app(settings: Settings) -> FastAPI:
     """A LexGate web app over the database of `settings`."""
     app = FastAPI(
@@ -68,23 +88,16 @@ def create_app(settings: Settings) -> FastAPI:
         description=API_DESCRIPTION,
         docs_url=None,  # served by routes/docs.py with a local Swagger UI
         redoc_url=None,
-        lifespan=_lifespan,
+        lifespan=lifespan,
     )
-    engine = make_engine(settings.database_url, echo=settings.sql_echo)
-    app.state.settings = settings
-    app.state.engine = engine
-    app.state.statutes = Statutes(engine, settings.cache_dir)
-    app.state.key_cache = KeyCache(settings.web_key_cache_s)
-    app.state.audit_tools = AuditToolsHolder(settings)
+    attach_state(app, settings)
     handlers.install(app)
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static/swagger-ui", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
               name="swagger-ui")  # fmt: skip
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    app.add_middleware(BodyLimit, max_bytes=settings.web_max_body_bytes,
-                       reject=handlers.reject_body)  # fmt: skip
-    app.add_middleware(SecurityHeaders)
+    protect(app, settings, handlers.reject_body)
     return app
 
 

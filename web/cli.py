@@ -1,4 +1,4 @@
-"""`lexgate serve` (uvicorn) and `lexgate apikey create|list|revoke`."""
+"""`lexgate serve` and `lexgate gateway` (uvicorn), and `lexgate apikey create|list|revoke`."""
 
 from __future__ import annotations
 
@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 READY_WAIT_S = 600
 """How long `lexgate serve` waits for the service to answer ready before it stops watching."""
+WORKER_STARTUP_S = 60
+"""uvicorn's worker health-check timeout: a worker answers the parent's pings only once it has
+imported the `lexgate` command; on a busy machine that took over uvicorn's 5 s default, and the
+parent killed and restarted its workers forever."""
 
 apikey_app = typer.Typer(help="Create, list and revoke API keys (stored hashed).",
                          no_args_is_help=True)  # fmt: skip
@@ -29,7 +33,6 @@ def serve(
     workers: Annotated[int | None, typer.Option(help="Default: LEXGATE_WEB_WORKERS.")] = None,
 ) -> None:
     """Run the web service (API, pages) with uvicorn."""
-    import uvicorn
 
     from lexgate.settings import get_settings
 
@@ -45,16 +48,52 @@ def serve(
         name="lexgate-ready",
         daemon=True,
     ).start()
+    _run("web.app:create_app_from_environment", host, port, workers or settings.web_workers)
+
+
+def gateway(
+    host: Annotated[str | None, typer.Option(help="Default: LEXGATE_GATEWAY_HOST.")] = None,
+    port: Annotated[int | None, typer.Option(help="Default: LEXGATE_GATEWAY_PORT.")] = None,
+    workers: Annotated[int | None, typer.Option(help="Default: LEXGATE_WEB_WORKERS.")] = None,
+) -> None:
+    """Run the OpenAI-compatible gateway: each completion of the upstream model gated."""
+    from lexgate.settings import get_settings
+
+    settings = get_settings()
+    if not settings.gateway_upstream_url:
+        console().print("[red]error:[/red] set LEXGATE_GATEWAY_UPSTREAM_URL (docs/gateway.md)")
+        raise typer.Exit(code=2)
+    host = host or settings.gateway_host
+    port = port or settings.gateway_port
+    shown_host = f"[{host}]" if ":" in host else host
+    console().print(f"Starting the LexGate gateway on http://{shown_host}:{port}/v1 "
+                    "(docs/gateway.md; Ctrl-C stops)â€¦")  # fmt: skip
+    _run(
+        "web.gateway.app:create_gateway_app_from_environment",
+        host,
+        port,
+        workers or settings.web_workers,
+    )
+
+
+def _run(factory: str, host: str, port: int, workers: int) -> None:
+    """uvicorn over the app factory `factory`, as every LexGate server runs."""
+    import uvicorn
+
+    from lexgate.settings import get_settings
+
+    settings = get_settings()
     uvicorn.run(
-        "web.app:create_app_from_environment",
+        factory,
         factory=True,
         host=host,
         port=port,
-        workers=workers or settings.web_workers,
+        workers=workers,
         proxy_headers=True,
         forwarded_allow_ips=settings.web_forwarded_allow_ips,
         log_level="info",
         timeout_keep_alive=settings.web_keep_alive_s,
+        timeout_worker_healthcheck=WORKER_STARTUP_S,
     )
 
 
@@ -166,6 +205,7 @@ def revoke(key_id: Annotated[str, typer.Argument(help="The key's id (lgk_<id>_â€
 
 
 def register(app: typer.Typer) -> None:
-    """Add `serve` and `apikey` to the root command."""
+    """Add `serve`, `gateway` and `apikey` to the root command."""
     app.command("serve")(serve)
+    app.command("gateway")(gateway)
     app.add_typer(apikey_app, name="apikey")

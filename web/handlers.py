@@ -107,7 +107,7 @@ def reject_body(scope: Scope, error: WebError) -> ASGIApp:
     )  # fmt: skip
 
 
-def _field(loc: Any) -> str:
+def field_name(loc: Any) -> str:
     parts = [str(p) for p in loc]
     if parts and parts[0] in _LOCATIONS:
         parts = parts[1:]
@@ -119,7 +119,7 @@ async def on_validation_error(request: Request, exc: Exception) -> Response:
     """422 naming the first bad field (FastAPI's default lists pydantic's raw errors)."""
     errors = list(exc.errors()) if isinstance(exc, RequestValidationError) else []
     first: dict[str, Any] = dict(errors[0]) if errors else {"loc": ("body",), "msg": str(exc)}
-    field = _field(first.get("loc", ("body",)))
+    field = field_name(first.get("loc", ("body",)))
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if first.get("type") == "json_invalid":
         field, message = "body", f"body: not valid JSON ({first.get('ctx', {}).get('error', '')})"

@@ -44,7 +44,7 @@ def corpus_template(
     return new_corpus_database(request, tmp_path_factory, bundled_corpus, "template")
 
 
-def _copy_database(template_url: str, tmp_path: Path) -> str:
+def copy_database(template_url: str, tmp_path: Path) -> str:
     if template_url.startswith("sqlite:///"):
         target = tmp_path / "gate.sqlite3"
         shutil.copyfile(template_url.removeprefix("sqlite:///"), target)
@@ -85,7 +85,7 @@ def gate_settings(database_url: str, tmp_path: Path) -> Settings:
 @pytest.fixture
 def gated_app(corpus_template: str, tmp_path: Path) -> Iterator[GatedApp]:
     """The app over a writable copy of the corpus database (audit records allowed)."""
-    url = _copy_database(corpus_template, tmp_path)
+    url = copy_database(corpus_template, tmp_path)
     engine = make_engine(url)
     keys: dict[str, str] = {}
     with Session(engine) as session:

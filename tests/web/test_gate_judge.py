@@ -13,7 +13,7 @@ from audit.review import pending
 from legaldb import make_engine
 from tests.llm_server import LLMServer, Reply
 from tests.web.conftest import bearer, client_for
-from tests.web.recorded import _copy_database, gate_settings
+from tests.web.recorded import copy_database, gate_settings
 from web import create_key
 
 # The article is real and in force; the conclusion drawn from it is the opposite.
@@ -32,7 +32,7 @@ def judged_app(
     corpus_template: str, tmp_path: Path, llm_server: LLMServer
 ) -> Iterator[tuple[object, str, object]]:
     """The app with LEXGATE_JUDGE_ENABLED on the loopback server, a checker key, the engine."""
-    url = _copy_database(corpus_template, tmp_path)
+    url = copy_database(corpus_template, tmp_path)
     engine = make_engine(url)
     with Session(engine) as session:
         key = create_key(session, "checker", name="judge-test").key
