@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
+from typing import Any
+
+import httpx
 
 from legaldb import StatuteRepository, import_corpus, make_engine, read_repealed, upgrade
 from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
@@ -14,13 +18,39 @@ SHARED = Path(os.environ.get("LEXGATE_SHARED_DIR", ROOT.parent / "shared"))
 ANSWERS = SHARED / "eval" / "flzx_dev_answers.jsonl"
 
 
+def fresh_database(prefix: str = "lexgate-bench-") -> str:
+    """The URL of a fresh SQLite file holding the bundled corpus (not timed)."""
+    url = f"sqlite:///{Path(tempfile.mkdtemp(prefix=prefix)) / 'corpus.sqlite3'}"
+    upgrade(url)
+    engine = make_engine(url)
+    import_corpus(engine, read_corpus(BUNDLED_ARCHIVE), repealed=read_repealed())
+    engine.dispose()
+    return url
+
+
 def repository(url: str | None, prefix: str = "lexgate-bench-") -> StatuteRepository:
     """The repository of url, or of a fresh SQLite file holding the bundled corpus (not timed)."""
-    if url is None:
-        url = f"sqlite:///{Path(tempfile.mkdtemp(prefix=prefix)) / 'corpus.sqlite3'}"
-        upgrade(url)
-        engine = make_engine(url)
-        import_corpus(engine, read_corpus(BUNDLED_ARCHIVE), repealed=read_repealed())
+    return StatuteRepository.load(make_engine(url or fresh_database(prefix)))
+
+
+async def timed_post(
+    http: httpx.AsyncClient, path: str, body: Any, latencies: list[float], errors: dict[str, int]
+) -> None:
+    """POST body to path: its latency (s) into latencies if it answers 200, else its error kind
+    (status or exception name) counted in errors."""
+    begun = time.perf_counter()
+    try:
+        response = await http.post(path, json=body)
+    except httpx.HTTPError as error:
+        errors[type(error).__name__] = errors.get(type(error).__name__, 0) + 1
+        return
+    if response.status_code == 200:
+        latencies.append(time.perf_counter() - begun)
     else:
-        engine = make_engine(url)
-    return StatuteRepository.load(engine)
+        errors[str(response.status_code)] = errors.get(str(response.status_code), 0) + 1
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile of values (nearest rank below)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]

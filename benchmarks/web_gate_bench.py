@@ -21,9 +21,8 @@ from pathlib import Path
 from pydantic import SecretStr
 from sqlalchemy.orm import Session
 
-from benchmarks.common import ANSWERS
-from legaldb import import_corpus, make_engine, read_repealed, upgrade
-from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+from benchmarks.common import ANSWERS, fresh_database
+from legaldb import make_engine
 from lexgate.settings import Settings
 from web import create_app, create_key
 
@@ -44,22 +43,12 @@ def _times(client: TestClient, path: str, bodies: list[dict[str, str]], key: str
     return sorted(times)
 
 
-def _fresh_database() -> str:
-    """A fresh SQLite file holding the bundled corpus (not timed)."""
-    url = f"sqlite:///{Path(tempfile.mkdtemp(prefix='lexgate-gate-bench-')) / 'corpus.sqlite3'}"
-    upgrade(url)
-    engine = make_engine(url)
-    import_corpus(engine, read_corpus(BUNDLED_ARCHIVE), repealed=read_repealed())
-    engine.dispose()
-    return url
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", help="a database holding the corpus (default: a fresh SQLite)")
     parser.add_argument("--answers", type=int, default=200)
     args, _ = parser.parse_known_args()  # python -m benchmarks passes its own argv
-    url = args.url or _fresh_database()
+    url = args.url or fresh_database("lexgate-gate-bench-")
     engine = make_engine(url)
     with Session(engine) as session:
         key = create_key(session, "checker", name="gate-bench").key
