@@ -10,6 +10,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from gate.models import INVENTED_ARTICLE, REPEALED_LAW
+
 DECISIONS = ("pass", "rerun", "pass_boundary", "no_citations")
 STATES = ("open", "passed", "passed_after_rerun", "data_boundary", "exhausted", "regenerator_error")
 STATUSES = ("verified", "deprecated", "notYetEffective", "unverified")
@@ -109,11 +111,11 @@ def compute_clusters(cases: Sequence[Case], period: str) -> dict[str, Any]:
                 by_reason[(group["status"], group["reason"])] += group["citations"]
         per_attempt[case["attempts"][-1]["attempt"]]["ended"][case["final_state"]] += 1
         for found in case["invented_articles"]:
-            if found["signal"] == "article_not_found":
+            if found["signal"] == INVENTED_ARTICLE:
                 key = (found["law"], found["article"], found["article_count"])
                 _tally(invented, key, case["case_id"])
         for found in case["repealed_provisions"]:
-            if found["signal"] == "repealed":
+            if found["signal"] == REPEALED_LAW:
                 _tally(repealed, (found["law"], found["repealed_on"]), case["case_id"])
         for conflict in case["number_conflicts"]:
             conflicts[conflict["kind"]] = conflicts.get(conflict["kind"], 0) + 1

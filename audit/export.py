@@ -444,13 +444,14 @@ def export_pack(
     quarter: str,
     out: Path | str | None = None,
     *,
-    timezone: str = "Asia/Shanghai",
+    timezone: str,
     scheme: PseudonymScheme,
     overwrite: bool = False,
     now: datetime | None = None,
     signing_key: Ed25519PrivateKey | None = None,
 ) -> PackSummary:
-    """Write the evidence pack of a quarter (2026Q4) to out (default lexgate-audit-2026Q4.zip),
+    """Write the evidence pack of a quarter (2026Q4, in the time zone given: LEXGATE_TIMEZONE)
+    to out (default lexgate-audit-2026Q4.zip),
     and with signing_key its detached signature beside it (out + .sig, audit/signing.py).
 
     ExportError, with nothing written, for a bad quarter or a pack that fails validation.

@@ -20,12 +20,10 @@ from collections.abc import Callable, Iterator
 from datetime import date
 
 from audit.models import MaskResult, PiiKind, PiiMatch
+from textnorm import fold_width
 
 Span = tuple[int, int]
 
-# Full-width ASCII (＋８６，１３８…, ＠, （）) to half-width, one character for one, so spans found
-# in the folded text are spans of the original.
-_FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 # Stands in for characters already masked: neither digit nor letter, so it bounds later matches.
 _BLANK = "\ufffc"
 
@@ -203,7 +201,7 @@ def _blank_out(text: str, spans: list[Span]) -> str:
 
 def find_pii(text: str) -> list[PiiMatch]:
     """Every piece of personal data in text, as non-overlapping spans in text order."""
-    working = text.translate(_FOLD)
+    working = fold_width(text)  # ＋８６，１３８… to ASCII; one character for one
     found: list[PiiMatch] = []
     for kind, find in _RULES:
         spans = list(find(working))

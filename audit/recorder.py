@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -30,19 +30,14 @@ from audit.models import (
     TracedCase,
 )
 from audit.pseudonyms import Pseudonymizer, parse_pseudonym
-from audit.review import REVIEW_TABLE, review_rows
+from audit.review import review_rows
+from audit.tables import ATTEMPT_TABLE, CASE_TABLE, CITATION_TABLE, REVIEW_TABLE
 from gate.models import Assessment, AttemptRecord, Fact, Failure, RoundRecord, Standard
 from gate.policy import Policy
 from gate.provisions import provision_of
 from gate.rounds import open_round, record_attempt
-from gate.standards import conclusions
-from legaldb import orm
 from legaldb.repository import StatuteRepository
 from verifier.models import Verdict
-
-CASE_TABLE = orm.Base.metadata.tables["audit_case"]
-ATTEMPT_TABLE = orm.Base.metadata.tables["audit_attempt"]
-CITATION_TABLE = orm.Base.metadata.tables["audit_citation"]
 
 Row = dict[str, Any]
 
@@ -132,29 +127,18 @@ def _failure_json(failure: Failure, verdict: Verdict) -> Row:
     }
 
 
-def _tail_coverage(
-    answer: str, verdicts: Sequence[Verdict], policy: Policy, standard: Standard | None
-) -> Row:
-    """Supported conclusions in the head and in the tail of a long answer (gate.standards'
-    split: the last policy.tail_fraction of the characters is the tail)."""
-    applicable = len(answer) >= policy.long_answer_chars
-    coverage: Row = {
-        "applicable": applicable,
+def _tail_coverage(entry: AttemptRecord) -> Row:
+    """The gate's tail coverage figures of the attempt, with its standard's verdict."""
+    coverage = entry.tail_coverage
+    if coverage is None:
+        raise AuditWriteError(f"attempt {entry.attempt} holds no tail coverage figures")
+    standard = next((s for s in entry.standards if s.name == "tail_coverage"), None)
+    figures = coverage.model_dump()
+    return {
+        "applicable": figures.pop("applicable"),
         "passed": True if standard is None else standard.passed,
-        "head_conclusions": 0,
-        "head_supported": 0,
-        "tail_conclusions": 0,
-        "tail_supported": 0,
+        **figures,
     }
-    if not applicable:
-        return coverage
-    spans = [(v.citation.start, v.citation.end) for v in verdicts]
-    boundary = len(answer) * (1 - policy.tail_fraction)
-    for conclusion in conclusions(answer, spans, policy):
-        part = "head" if conclusion.start < boundary else "tail"
-        coverage[f"{part}_conclusions"] += 1
-        coverage[f"{part}_supported"] += int(conclusion.supported)
-    return coverage
 
 
 def _citation_row(case_id: str, attempt: int, position: int, verdict: Verdict) -> Row:
@@ -202,7 +186,7 @@ def _citation_row(case_id: str, attempt: int, position: int, verdict: Verdict) -
 
 
 def _attempt_rows(
-    case_id: str, entry: AttemptRecord, policy: Policy, recorded_at: datetime
+    case_id: str, entry: AttemptRecord, recorded_at: datetime
 ) -> tuple[Row, list[Row]]:
     """The attempt's row and its citations' rows, from the assessment the attempt holds."""
     check = entry.check
@@ -223,7 +207,6 @@ def _attempt_rows(
                 f"at {failure.start}-{failure.end} the gate failed; pass the check of this answer"
             )
         failures.append(_failure_json(failure, first))
-    tail_standard = next((s for s in entry.standards if s.name == "tail_coverage"), None)
     standards = [_standard_json(s) for s in entry.standards]
     counts = entry.counts
     row = {
@@ -251,7 +234,7 @@ def _attempt_rows(
             if s["name"] == "conclusions_have_basis"
             for evidence in s["evidence"]
         ],
-        "tail_coverage": _tail_coverage(entry.answer, check.verdicts, policy, tail_standard),
+        "tail_coverage": _tail_coverage(entry),
         "injected_facts": [_fact_json(f) for f in entry.injected_facts],
         "facts": [_fact_json(f) for f in entry.facts],
         "rerun_requested": entry.rerun_request is not None,
@@ -317,7 +300,7 @@ class _Batch:
     ) -> None:
         as_of = date.fromisoformat(round_.as_of)
         for entry in entries:
-            row, citations = _attempt_rows(case_id, entry, round_.policy, recorded_at)
+            row, citations = _attempt_rows(case_id, entry, recorded_at)
             self.attempts.append(row)
             self.citations.extend(citations)
             self.reviews.extend(

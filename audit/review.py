@@ -18,11 +18,8 @@ from sqlalchemy.engine import Engine
 from audit.errors import AlreadyDecidedError, AuditWriteError, ReviewError, ReviewNotFoundError
 from audit.masking import mask_pii
 from audit.models import ReviewItem
+from audit.tables import CASE_TABLE, REVIEW_TABLE
 from gate.models import RELATIONS, JudgedCitation
-from legaldb import orm
-
-CASE_TABLE = orm.Base.metadata.tables["audit_case"]
-REVIEW_TABLE = orm.Base.metadata.tables["judge_review"]
 
 
 def _now(moment: datetime | None) -> datetime:

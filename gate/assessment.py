@@ -59,17 +59,17 @@ def evaluate(
     answer: str,
     *,
     repo: StatuteRepository,
+    as_of: date,
     question: str | None = None,
-    as_of: date | None = None,
     policy: Policy | None = None,
     session_id: str | None = None,
     attempt: int = 1,
 ) -> GateResult:
-    """The gate's result alone, as of as_of (default: today in the configured time zone)."""
+    """The gate's result alone (`assess_answer` without a judge)."""
     return assess_answer(
         answer,
         repo=repo,
-        as_of=as_of or verifier.today(),
+        as_of=as_of,
         question=question,
         policy=policy,
         session_id=session_id,

@@ -37,7 +37,7 @@ from gate.provisions import (
     signals_of,
     sort_key,
 )
-from gate.standards import conclusions, evaluate_standards
+from gate.standards import conclusions, evaluate_standards, tail_coverage
 from legaldb.repository import StatuteRepository
 from verifier.models import CheckResult, Status, Verdict
 
@@ -197,6 +197,7 @@ def assess(
         rerun_request=request,
         judged=tuple(judged),
         judge_error=judge_error,
+        tail_coverage=tail_coverage(answer, found_conclusions, policy),
     )
 
 

@@ -103,6 +103,13 @@ INVENTED_SIGNALS: frozenset[str] = frozenset(
 )
 """Citations of something the data shows does not exist (the strict mode reruns on them)."""
 
+INVENTED_ARTICLE: Signal = "article_not_found"
+"""An article its law does not have: what the top lists of invented articles count (the
+/audit page and the evidence pack's clusters alike)."""
+
+REPEALED_LAW: Signal = "repealed"
+"""A provision of a repealed law: what the top lists of repealed laws count (page and pack)."""
+
 StandardName = Literal[
     "verifiable_rate",
     "no_invented_articles",
@@ -211,6 +218,28 @@ class Standard(_Frozen):
     evidence: tuple[Evidence, ...] = ()
 
 
+class TailCoverage(_Frozen):
+    """Supported conclusions in the head and in the tail (the last policy.tail_fraction of the
+    characters) of a long answer; not applicable to a shorter one."""
+
+    applicable: bool
+    head_conclusions: int = Field(default=0, ge=0)
+    head_supported: int = Field(default=0, ge=0)
+    tail_conclusions: int = Field(default=0, ge=0)
+    tail_supported: int = Field(default=0, ge=0)
+
+    @property
+    def passed(self) -> bool:
+        """The tail's conclusions are supported at least as often as the head's."""
+
+        def share(supported: int, total: int) -> float:
+            return supported / total if total else 1.0
+
+        return share(self.tail_supported, self.tail_conclusions) >= share(
+            self.head_supported, self.head_conclusions
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """A failure with the verdict of its first occurrence and the fact it yields, if any."""
@@ -237,6 +266,9 @@ class Decided(_Frozen):
     )
     judge_error: str | None = Field(
         default=None, description="Why the judge gave no (or not every) judgement."
+    )
+    tail_coverage: TailCoverage | None = Field(
+        default=None, description="The figures behind the tail_coverage standard."
     )
 
 

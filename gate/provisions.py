@@ -37,6 +37,15 @@ _STATUS_FALLBACK: dict[str, Signal] = {
 }
 
 
+def reason_of(signal: Signal) -> str:
+    """The verdict reason that always yields this signal (the audit's citation rows keep
+    reasons); ValueError for a signal no reason alone decides."""
+    for reason, mapped in _REASON_SIGNALS.items():
+        if mapped == signal:
+            return reason
+    raise ValueError(f"no verdict reason alone yields {signal}")
+
+
 def law_name(verdict: Verdict) -> str | None:
     """The best name of the cited law: canonical when resolved, else as the answer wrote it."""
     citation = verdict.citation
@@ -151,6 +160,7 @@ __all__ = [
     "law_name",
     "provision_key",
     "provision_of",
+    "reason_of",
     "signals_of",
     "sort_key",
 ]

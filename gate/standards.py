@@ -17,6 +17,7 @@ from gate.models import (
     RateCounts,
     Standard,
     StandardName,
+    TailCoverage,
 )
 from gate.policy import Policy
 from gate.provisions import provision_key
@@ -174,33 +175,44 @@ def _conclusions_have_basis(found: Sequence[Conclusion]) -> Standard:
     )
 
 
+def tail_coverage(text: str, found: Sequence[Conclusion], policy: Policy) -> TailCoverage:
+    """The supported conclusions of a long answer's head and tail (the last
+    policy.tail_fraction of its characters)."""
+    if len(text) < policy.long_answer_chars:
+        return TailCoverage(applicable=False)
+    boundary = len(text) * (1 - policy.tail_fraction)
+    head = [c for c in found if c.start < boundary]
+    tail = [c for c in found if c.start >= boundary]
+    return TailCoverage(
+        applicable=True,
+        head_conclusions=len(head),
+        head_supported=sum(c.supported for c in head),
+        tail_conclusions=len(tail),
+        tail_supported=sum(c.supported for c in tail),
+    )
+
+
 def _tail_coverage(text: str, found: Sequence[Conclusion], policy: Policy) -> Standard:
     """Long answers: the tail's conclusions are supported at least as often as the head's."""
-    if len(text) < policy.long_answer_chars:
+    coverage = tail_coverage(text, found, policy)
+    if not coverage.applicable:
         return Standard(
             name="tail_coverage",
             passed=True,
             summary=f"not applicable: shorter than {policy.long_answer_chars} characters",
         )
-    boundary = len(text) * (1 - policy.tail_fraction)
-    head = [c for c in found if c.start < boundary]
-    tail = [c for c in found if c.start >= boundary]
-
-    def share(part: Sequence[Conclusion]) -> float:
-        return sum(c.supported for c in part) / len(part) if part else 1.0
-
-    head_share, tail_share = share(head), share(tail)
-    passed = tail_share >= head_share
     evidence = tuple(
         Evidence(text=c.text, start=c.start, end=c.end, note=f"at {c.start / len(text):.0%}")
         for c in found
         if not c.supported
     )
     summary = (
-        f"supported conclusions: head {sum(c.supported for c in head)}/{len(head)}, "
-        f"last {policy.tail_fraction:.0%} {sum(c.supported for c in tail)}/{len(tail)}"
+        f"supported conclusions: head {coverage.head_supported}/{coverage.head_conclusions}, "
+        f"last {policy.tail_fraction:.0%} {coverage.tail_supported}/{coverage.tail_conclusions}"
     )
-    return Standard(name="tail_coverage", passed=passed, summary=summary, evidence=evidence)
+    return Standard(
+        name="tail_coverage", passed=coverage.passed, summary=summary, evidence=evidence
+    )
 
 
-__all__ = ["DEPRECATED_SIGNALS", "conclusions", "evaluate_standards", "sentences"]
+__all__ = ["DEPRECATED_SIGNALS", "conclusions", "evaluate_standards", "sentences", "tail_coverage"]

@@ -129,7 +129,7 @@ def _load_lexicon() -> Lexicon | None:
 
 
 def _today() -> date:
-    """Today in the configured timezone: the default as-of date of `lexgate gate`."""
+    """Today in the configured timezone: the default as-of date of `check` and `gate`."""
     from verifier import today
 
     return today(get_settings().timezone)
@@ -143,7 +143,7 @@ def _judge() -> OpenAIJudge:
 
 
 register_extract(app, _load_lexicon)
-register_check(app, _load_repository)
+register_check(app, _load_repository, _today)
 register_gate(app, _load_repository, _today)
 register_web(app)  # serve, gateway, apikey
 register_audit(app, get_settings)  # audit trace, export, verify

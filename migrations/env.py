@@ -8,10 +8,10 @@ import sqlalchemy as sa
 from alembic import context
 
 from legaldb.engine import ensure_sqlite_dir, normalize_url
-from legaldb.orm import Base
+from migrations.metadata import metadata
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = metadata
 
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
     logging.config.fileConfig(config.config_file_name, disable_existing_loggers=False)

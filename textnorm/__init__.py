@@ -1,10 +1,10 @@
-"""Leaf helpers shared by every package: Chinese numerals and text normalisation.
+"""Leaf helpers shared by every package: numerals, full-width folding, law-name normalisation.
 
 It imports nothing of LexGate, so `extractor` and `legaldb` can both use it without
 knowing of each other.
 """
 
-from textnorm.names import normalize_name, strip_category, strip_prc_prefix, to_halfwidth
+from textnorm.names import normalize_name, strip_category, strip_prc_prefix
 from textnorm.numerals import (
     NumeralError,
     article_label,
@@ -12,11 +12,14 @@ from textnorm.numerals import (
     int_to_cn,
     parse_number,
 )
+from textnorm.width import HALF_WIDTH, fold_width, to_halfwidth
 
 __all__ = [
+    "HALF_WIDTH",
     "NumeralError",
     "article_label",
     "cn_to_int",
+    "fold_width",
     "int_to_cn",
     "normalize_name",
     "parse_number",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from textnorm.width import to_halfwidth
+
 PRC_PREFIX = "中华人民共和国"
 _SPACES = re.compile(r"[\s\u3000\u200b\ufeff]+")
 _TITLE_MARKS = str.maketrans(
@@ -22,20 +24,6 @@ CATEGORIES = (
 _CATEGORY_PREFIX = re.compile(
     rf"^(?:[\u4e00-\u9fff、]{{2,12}}?类中的|(?:{'|'.join(CATEGORIES)})类)(?=[\u4e00-\u9fff])"
 )
-
-
-def to_halfwidth(text: str) -> str:
-    """Full-width ASCII letters, digits and spaces to half-width; CJK punctuation is kept."""
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if 0xFF01 <= code <= 0xFF5E and (ch.isalnum()):
-            out.append(chr(code - 0xFEE0))
-        elif code == 0x3000:
-            out.append(" ")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def normalize_name(name: str) -> str:

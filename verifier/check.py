@@ -23,12 +23,11 @@ from verifier.models import (
 )
 from verifier.support import judge_support
 
-DEFAULT_TIMEZONE = "Asia/Shanghai"
 _LEXICONS: WeakKeyDictionary[StatuteRepository, Lexicon] = WeakKeyDictionary()
 
 
-def today(timezone: str = DEFAULT_TIMEZONE) -> date:
-    """Today's date in the given timezone (the default as-of date)."""
+def today(timezone: str) -> date:
+    """Today's date in the given timezone (the deployment's LEXGATE_TIMEZONE, passed in)."""
     return datetime.now(ZoneInfo(timezone)).date()
 
 
@@ -41,10 +40,10 @@ def lexicon_of(repo: StatuteRepository) -> Lexicon:
     return lexicon
 
 
-def check(text: str, repo: StatuteRepository, as_of: date | None = None) -> CheckResult:
-    """Extract every citation of an answer and verify each one as of a date (default today)."""
+def check(text: str, repo: StatuteRepository, as_of: date) -> CheckResult:
+    """Extract every citation of an answer and verify each one as of a date."""
     citations = extract(text, lexicon_of(repo))
-    return check_citations(citations, repo, as_of or today())
+    return check_citations(citations, repo, as_of)
 
 
 def _with_text(classification: Classification, repo: StatuteRepository) -> str | None:

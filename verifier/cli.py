@@ -42,8 +42,12 @@ def check_jsonl_lines(
         )
 
 
-def register(app: typer.Typer, repository_loader: Callable[[], StatuteRepository]) -> None:
-    """Add `check` to the root command."""
+def register(
+    app: typer.Typer,
+    repository_loader: Callable[[], StatuteRepository],
+    today_loader: Callable[[], date],
+) -> None:
+    """Add `check` to the root command; today_loader gives the default as-of date."""
 
     @app.command("check")
     def check_command(
@@ -65,10 +69,10 @@ def register(app: typer.Typer, repository_loader: Callable[[], StatuteRepository
         ] = False,
     ) -> None:
         """Verify every statute citation of an answer as of a date (default: today)."""
-        from verifier.check import check, today
+        from verifier.check import check
 
         try:
-            default_as_of = parse_as_of(as_of, today())
+            default_as_of = parse_as_of(as_of, today_loader())
             text = read_input(file)
             repo = repository_loader()
             if jsonl:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from textnorm import strip_prc_prefix
 from verifier.models import CheckResult, Verdict
 from verifier.serialize import badge_label
+from web.labels import REASON_TEXTS
 
 # Badge label -> (CSS kind, icon file under /static/icons/).
 KINDS: dict[str, tuple[str, str]] = {
@@ -19,19 +20,6 @@ KINDS: dict[str, tuple[str, str]] = {
     "已废止": ("repealed", "repealed.svg"),
     "尚未生效": ("pending", "pending.svg"),
     "未能核验": ("unverified", "unverified.svg"),
-}
-
-REASONS: dict[str, str] = {
-    "in_force": "该条在所选日期现行有效。",
-    "repealed": "该法在所选日期已废止。",
-    "superseded": "该条在所选日期已被修改，答案引用或描述的是另一版本。",
-    "article_deleted": "该条已被删除。",
-    "not_yet_effective": "该条在所选日期尚未施行。",
-    "article_not_found": "该法没有这一条：很可能是编造的条文。",
-    "paragraph_not_found": "该条没有这一款。",
-    "item_not_found": "该款没有这一项。",
-    "law_not_found": "数据库中没有这部法律，无法核验（不视为通过）。",
-    "effective_date_unknown": "该版本的施行日期无法确定，无法核验（不视为通过）。",
 }
 
 QUOTE_VERDICTS = {"match": "引文相符", "partial": "引文部分相符", "mismatch": "引文不符"}
@@ -102,7 +90,7 @@ def badge_of(index: int, verdict: Verdict) -> Badge:
         kind=kind,
         icon=icon,
         note=note_of(verdict),
-        reason_text=REASONS.get(verdict.reason, verdict.reason),
+        reason_text=REASON_TEXTS[verdict.reason],
         verdict=verdict,
     )
 

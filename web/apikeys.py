@@ -17,9 +17,9 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from legaldb.orm import ApiKey
 from web.errors import ApiKeyError
 from web.models import ROLES, ApiKeyInfo, CreatedKey, Role
+from web.tables import ApiKey
 
 KEY_PREFIX = "lgk"
 _KEY_ID_BYTES = 6  # 12 hex digits

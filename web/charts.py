@@ -11,23 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from web.dashboard import DECISIONS, DayDecisions, Ranked, RateBin
+from web.labels import DECISION_LABELS
 
-DECISION_LABELS = {
-    "pass": "通过",
-    "pass_boundary": "通过（数据边界）",
-    "rerun": "需重新作答",
-    "no_citations": "无法条引用",
-}
-# The gate's quality standards as the check page names them (the API keeps the names).
-STANDARD_LABELS = {
-    "verifiable_rate": "可核验率达到通过线",
-    "no_invented_articles": "没有引用不存在的条文",
-    "no_repealed_as_current": "没有把已废止或已失效的条文当作现行依据",
-    "no_quote_mismatch": "所引内容与条文原文相符",
-    "no_number_conflict": "所述数字与条文一致",
-    "conclusions_have_basis": "法律结论都有条文依据",
-    "tail_coverage": "长回答的后半部分也有条文依据",
-}
 DECISION_COLOURS = {
     "pass": "#2e7d32",
     "pass_boundary": "#1565c0",

@@ -16,14 +16,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from audit.models import Period
-from legaldb import orm
+from audit.tables import ATTEMPT_TABLE as ATTEMPT
+from audit.tables import CASE_TABLE as CASE
+from audit.tables import CITATION_TABLE as CITATION
+from gate.models import INVENTED_ARTICLE, REPEALED_LAW, Decision
+from gate.provisions import reason_of
 
-CASE = orm.Base.metadata.tables["audit_case"]
-ATTEMPT = orm.Base.metadata.tables["audit_attempt"]
-CITATION = orm.Base.metadata.tables["audit_citation"]
-
-DECISIONS = ("pass", "pass_boundary", "rerun", "no_citations")
-INVENTED_REASONS = ("article_not_found", "paragraph_not_found", "item_not_found")
+DECISIONS: tuple[Decision, ...] = ("pass", "pass_boundary", "rerun", "no_citations")
 RATE_BINS = 10
 TOP = 10
 
@@ -136,9 +135,14 @@ def load_dashboard(engine: Engine, period: Period, today: date) -> Dashboard:
             .where(_in_period(period))
         ).scalar_one()
         invented = _ranked(
-            connection, period, CITATION.c.provision, CITATION.c.reason.in_(INVENTED_REASONS)
+            connection,
+            period,
+            CITATION.c.provision,
+            CITATION.c.reason == reason_of(INVENTED_ARTICLE),
         )
-        repealed = _ranked(connection, period, CITATION.c.law, CITATION.c.reason == "repealed")
+        repealed = _ranked(
+            connection, period, CITATION.c.law, CITATION.c.reason == reason_of(REPEALED_LAW)
+        )
     days = _days(period, today)
     days = sorted(set(days) | set(per_day))
     return Dashboard(

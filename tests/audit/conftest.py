@@ -20,6 +20,7 @@ from tests.conftest import SHARED_DIR
 from tests.strategies import luhn_check_digit, resident_id_check_char
 
 SECRET = b"the audit tests' secret, 32 byte"
+ZONE = "Asia/Shanghai"  # the quarters' time zone (LEXGATE_TIMEZONE's default)
 AS_OF = date(2023, 8, 1)
 
 # Personal data written into questions and answers; none may reach a pack or the audit tables.

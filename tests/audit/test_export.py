@@ -37,6 +37,7 @@ from tests.audit.conftest import (
     RAW_SUBJECT,
     SECRET,
     SEEDS,
+    ZONE,
     seeded,
 )
 from verifier.models import STATUSES
@@ -142,7 +143,7 @@ def test_the_pack_of_a_quarter_validates_and_holds_its_cases(
     """The 2026Q4 pack passes verify, lists exactly the quarter's cases oldest first, and each
     file validates against the schema shipped inside it."""
     out = tmp_path / "q4.zip"
-    summary = export_pack(audit_engine, "2026Q4", out, scheme=pseudonymizer.scheme)
+    summary = export_pack(audit_engine, "2026Q4", out, timezone=ZONE, scheme=pseudonymizer.scheme)
     assert verify_pack(out) == summary
     files = pack_files(out)
     assert tuple(files) == MEMBERS
@@ -188,7 +189,7 @@ def test_two_quarters_share_no_case(
     found = {}
     for quarter in ("2026Q3", "2026Q4", "2027Q1"):
         out = tmp_path / f"{quarter}.zip"
-        export_pack(audit_engine, quarter, out, scheme=pseudonymizer.scheme)
+        export_pack(audit_engine, quarter, out, timezone=ZONE, scheme=pseudonymizer.scheme)
         found[quarter] = [case["case_id"] for case in cases_of(pack_files(out))]
     assert found == recorded
     assert set(found["2026Q3"]).isdisjoint(found["2026Q4"])
@@ -206,7 +207,7 @@ def test_no_raw_id_or_personal_data_in_any_byte(
     """Neither the pack (its bytes, and each member as read back) nor the audit tables hold a
     raw subject or session id or any seeded phone, 身份证号, e-mail or card number."""
     out = tmp_path / "q4.zip"
-    export_pack(audit_engine, "2026Q4", out, scheme=pseudonymizer.scheme)
+    export_pack(audit_engine, "2026Q4", out, timezone=ZONE, scheme=pseudonymizer.scheme)
     raw = out.read_bytes()
     members = pack_files(out)
     texts = [raw, *members.values()]
@@ -235,7 +236,7 @@ def test_invented_articles_and_repealed_laws_carry_the_real_facts(
     """An invented 民法典 article comes with the code's real 1,260 articles; 合同法 with the
     date it was repealed; both in the case and in the clusters."""
     out = tmp_path / "q4.zip"
-    export_pack(audit_engine, "2026Q4", out, scheme=pseudonymizer.scheme)
+    export_pack(audit_engine, "2026Q4", out, timezone=ZONE, scheme=pseudonymizer.scheme)
     files = pack_files(out)
     special = [c for c in cases_of(files) if c["session"] == cases_of(files)[0]["session"]]
     assert len(special) == 2  # the first and the last case of Q4 are the constructed answer
@@ -294,7 +295,9 @@ def test_an_export_that_fails_validation_writes_nothing(
     packs = tmp_path / "packs"
     packs.mkdir()
     with pytest.raises(ExportError, match="'vanished' is not one of"):
-        export_pack(audit_engine, "2026Q4", packs / "q4.zip", scheme=pseudonymizer.scheme)
+        export_pack(
+            audit_engine, "2026Q4", packs / "q4.zip", timezone=ZONE, scheme=pseudonymizer.scheme
+        )
     assert list(packs.iterdir()) == []
 
 
@@ -307,11 +310,13 @@ def test_an_existing_pack_is_replaced_only_when_asked(
 ) -> None:
     """Exporting over an existing file is refused unless overwrite is given."""
     out = tmp_path / "q4.zip"
-    first = export_pack(audit_engine, "2026Q4", out, scheme=pseudonymizer.scheme)
+    first = export_pack(audit_engine, "2026Q4", out, timezone=ZONE, scheme=pseudonymizer.scheme)
     with pytest.raises(ExportError, match="exists"):
-        export_pack(audit_engine, "2026Q4", out, scheme=pseudonymizer.scheme)
+        export_pack(audit_engine, "2026Q4", out, timezone=ZONE, scheme=pseudonymizer.scheme)
     assert verify_pack(out).pack_id == first.pack_id
-    second = export_pack(audit_engine, "2026Q4", out, scheme=pseudonymizer.scheme, overwrite=True)
+    second = export_pack(
+        audit_engine, "2026Q4", out, timezone=ZONE, scheme=pseudonymizer.scheme, overwrite=True
+    )
     assert verify_pack(out).pack_id == second.pack_id != first.pack_id
 
 
@@ -320,7 +325,7 @@ def test_an_empty_quarter_gives_a_valid_empty_pack(
 ) -> None:
     """A quarter without any case still gets a pack that verifies, with zero counts."""
     out = tmp_path / "empty.zip"
-    summary = export_pack(audit_engine, "2026Q1", out, scheme=pseudonymizer.scheme)
+    summary = export_pack(audit_engine, "2026Q1", out, timezone=ZONE, scheme=pseudonymizer.scheme)
     assert (summary.cases, summary.attempts, summary.citations) == (0, 0, 0)
     assert verify_pack(out).cases == 0
 

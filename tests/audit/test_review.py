@@ -23,7 +23,7 @@ from gate import assess_answer
 from gate.models import GateResult, RoundRecord
 from legaldb import StatuteRepository
 from lexgate.llm import OpenAIJudge, OpenAIRegenerator
-from tests.audit.conftest import AS_OF, ONLY_SQLITE_STATUTES, PHONE
+from tests.audit.conftest import AS_OF, ONLY_SQLITE_STATUTES, PHONE, ZONE
 from tests.llm_server import LLMServer, Reply
 from verifier.models import CheckResult
 
@@ -214,7 +214,7 @@ def test_decisions_appear_in_the_evidence_pack(
     first, _second = enqueue(audit_engine, case_id, 1, result.judged, as_of=AS_OF)
     decide(audit_engine, first, "supports", reviewer="k-reviewer", now=DECIDED)
     out = tmp_path / "pack.zip"
-    summary = export_pack(audit_engine, "2026Q4", out, scheme=pseudonymizer.scheme)
+    summary = export_pack(audit_engine, "2026Q4", out, timezone=ZONE, scheme=pseudonymizer.scheme)
     assert verify_pack(out) == summary
     with zipfile.ZipFile(out) as archive:
         (case,) = [json.loads(line) for line in archive.read("cases.jsonl").splitlines()]

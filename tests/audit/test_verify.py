@@ -21,7 +21,7 @@ from audit.errors import PackInvalidError
 from audit.models import Recording
 from audit.pack import MEMBERS, json_bytes, jsonl_bytes, manifest_digest, sha256_hex, zip_bytes
 from legaldb import StatuteRepository, make_engine, upgrade
-from tests.audit.conftest import AS_OF, SECRET, seeded
+from tests.audit.conftest import AS_OF, SECRET, ZONE, seeded
 
 # Every test here uses the one pack, built from statutes read from SQLite.
 pytestmark = pytest.mark.parametrize("corpus_database_url", ["sqlite"], indirect=True)
@@ -61,7 +61,7 @@ def pack(
         store=MappingStore(workdir / "map.sqlite3"),
     )
     path = workdir / "pack.zip"
-    export_pack(engine, "2026Q4", path, scheme=pseudonymizer.scheme)
+    export_pack(engine, "2026Q4", path, timezone=ZONE, scheme=pseudonymizer.scheme)
     engine.dispose()
     return path
 

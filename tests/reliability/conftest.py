@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from fastapi import FastAPI
 from sqlalchemy.orm import Session
 
+from audit.tables import AuditAttempt, AuditCase, AuditCitation
 from legaldb import make_engine
-from legaldb.orm import AuditAttempt, AuditCase, AuditCitation
 from lexgate.settings import Settings
 from tests.conftest import BACKENDS, new_corpus_database
 from tests.web.conftest import bearer, corpus_client, corpus_keys  # noqa: F401 (fixtures)

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from audit import MappingStore, Pseudonymizer, record
+from audit.tables import AuditCase, AuditCitation
 from benchmarks.soak import (
     OUTAGE_REPLY_BOUND_S,
     OwnPostgres,
@@ -25,7 +26,6 @@ from gate import run
 from gate.models import RoundRecord
 from legaldb import StatuteRepository, make_engine
 from legaldb.engine import PG_CONNECT_TIMEOUT_S
-from legaldb.orm import AuditCase, AuditCitation
 from lexgate.llm import OpenAIRegenerator
 from tests.llm_server import LLMServer, Reply
 from tests.reliability.conftest import TestClient, audit_counts, bearer, private_settings

@@ -12,9 +12,9 @@ import pytest
 import sqlalchemy as sa
 
 from legaldb import make_engine
-from legaldb.orm import ApiKey
 from tests.reliability.conftest import TestClient, app_routes, audit_counts, bearer
 from web import apikeys
+from web.tables import ApiKey
 
 # What each role may do, as issue 7 states it (reviewer: the /review queue, issue of the judge).
 GRANTS: dict[str, set[str]] = {

@@ -19,10 +19,10 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from legaldb import make_engine, upgrade
-from legaldb.orm import ApiKey
 from lexgate.settings import Settings
 from web import create_app, create_key
 from web.models import ROLES
+from web.tables import ApiKey
 
 if TYPE_CHECKING:
     from legaldb.models import CorpusRead

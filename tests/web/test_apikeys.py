@@ -13,13 +13,13 @@ from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
 from legaldb import make_engine
-from legaldb.orm import ApiKey
 from lexgate.cli import app
 from lexgate.settings import get_settings
 from tests.strategies import api_key_like_texts
 from web import authenticate, create_key, list_keys, revoke_key
 from web.apikeys import split_key
 from web.errors import ApiKeyError
+from web.tables import ApiKey
 
 runner = CliRunner()
 

@@ -124,6 +124,10 @@ def test_check_page_shows_the_gate_decision_unrecorded(gated_app: GatedApp) -> N
     facts = re.search(r'<ol class="facts" id="gate-facts">(.*?)</ol>', html, re.S)
     assert facts is not None
     assert "共 1260 条" in facts.group(1) and "已于2021年1月1日废止" in facts.group(1)
+    standards = re.findall(r'<li class="(?:passed|failed)" data-standard="\w+">([^<]+)</li>', html)
+    assert len(standards) == 7
+    assert "✗ 不符合 · 没有引用不存在的条文（1 处）" in standards
+    assert not [s for s in standards if re.search(r"[A-Za-z]", s)]  # no code, no English
     with gated_app.engine.connect() as connection:
         assert connection.execute(sa.select(sa.func.count()).select_from(CASE_TABLE)).scalar() == 0
 

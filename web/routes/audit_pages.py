@@ -12,7 +12,6 @@ from starlette.responses import FileResponse
 
 from web.charts import (
     DECISION_COLOURS,
-    DECISION_LABELS,
     decisions_chart,
     ranking_chart,
     rate_histogram,
@@ -20,6 +19,7 @@ from web.charts import (
 from web.dashboard import DECISIONS, load_dashboard
 from web.deps import AuditPageDep, AuditToolsDep, EngineDep, SettingsDep, TodayDep
 from web.errors import InvalidInput
+from web.labels import DECISION_LABELS
 from web.packs import pack_download, parse_quarter
 from web.templating import templates
 

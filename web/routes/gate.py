@@ -34,7 +34,7 @@ def gate_response(outcome: GateOutcome) -> dict[str, Any]:
     """The response body: the last attempt of the round, and the round's state."""
     round_ = outcome.round
     attempt = round_.attempts[-1].model_dump(
-        mode="json", exclude={"answer", "judged", "judge_error"}
+        mode="json", exclude={"answer", "judged", "judge_error", "tail_coverage"}
     )
     ended = round_.state != "open"
     return {

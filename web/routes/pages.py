@@ -13,9 +13,9 @@ from gate import assess_answer
 from legaldb import StatuteRepository
 from verifier import CheckResult, summary_line
 from web.annotate import segments
-from web.charts import DECISION_LABELS, STANDARD_LABELS
 from web.deps import CheckPageDep, RepoDep, TodayDep
 from web.forms import form_limits, read_form
+from web.labels import DECISION_LABELS, STANDARD_LABELS
 from web.templating import templates
 
 router = APIRouter(tags=["pages"], include_in_schema=False)

@@ -16,15 +16,13 @@ from gate.models import RELATIONS
 from web.deps import EngineDep, require_page
 from web.errors import InvalidInput, NotFound
 from web.forms import read_form
+from web.labels import RELATION_LABELS
 from web.models import ApiKeyInfo
 from web.templating import templates
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
 ReviewPageDep = Annotated[ApiKeyInfo, Depends(require_page("review"))]
-
-RELATION_LABELS = {"supports": "支持", "contradicts": "矛盾", "says_nothing": "未作规定"}
-"""How the page names the three relations."""
 
 PAGE_SIZE = 50
 

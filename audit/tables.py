@@ -1,0 +1,212 @@
+"""The audit trail's tables (SQLAlchemy 2.0 models, on the one metadata of `legaldb.orm.Base`).
+
+Created only by the Alembic migrations (0003 audit records, 0004 the judge's review queue);
+`migrations/metadata.py` gathers every package's tables for them and for the test that checks
+that models and migrations agree. Written by `audit.recorder` and `audit.review`, read by the
+export and the web's /audit page.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any, cast
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from legaldb.orm import Base
+
+
+class UtcDateTime(sa.TypeDecorator[datetime]):
+    """A timezone-aware datetime kept in UTC on both backends (SQLite stores no offset).
+
+    Naive datetimes are refused: a time whose zone is unknown cannot be put in a quarter.
+    """
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"a naive datetime cannot be stored as UTC: {value!r}")
+        utc = value.astimezone(UTC)
+        return utc if dialect.name == "postgresql" else utc.replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class AuditCase(Base):
+    """One gated answer: the round of attempts for one question, pseudonymised and masked.
+
+    `case_id` (random) is what evidence packs call the case; `recorded_at` (the first
+    attempt's) puts it in exactly one quarter. No raw subject or session id is stored here.
+    """
+
+    __tablename__ = "audit_case"
+    __table_args__ = (sa.CheckConstraint("attempt_count >= 0", name="attempt_count"),)
+
+    case_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    recorded_at: Mapped[datetime] = mapped_column(UtcDateTime, index=True)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    subject: Mapped[str | None] = mapped_column(sa.String(80), index=True)  # pseudonym
+    session: Mapped[str] = mapped_column(sa.String(80), index=True)  # pseudonym
+    question: Mapped[str | None] = mapped_column(sa.Text)  # PII masked
+    as_of: Mapped[date]
+    policy: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    policy_id: Mapped[str] = mapped_column(sa.String(16))  # sha256 of the policy's JSON
+    statute_source: Mapped[str] = mapped_column(sa.String(1000))
+    statute_snapshot: Mapped[str] = mapped_column(sa.String(200))
+    max_attempts: Mapped[int]
+    premise_facts: Mapped[list[Any]] = mapped_column(sa.JSON)
+    state: Mapped[str] = mapped_column(sa.String(30))  # the round's state
+    delivery: Mapped[str | None] = mapped_column(sa.String(30))
+    error: Mapped[str | None] = mapped_column(sa.Text)  # PII masked
+    attempt_count: Mapped[int]
+
+
+class AuditAttempt(Base):
+    """One answer of a case, as the gate judged it (text masked, hash of the raw answer)."""
+
+    __tablename__ = "audit_attempt"
+    __table_args__ = (
+        sa.CheckConstraint("attempt >= 1", name="attempt"),
+        sa.CheckConstraint(
+            "verifiable_rate IS NULL OR (verifiable_rate >= 0 AND verifiable_rate <= 1)",
+            name="verifiable_rate",
+        ),
+    )
+
+    case_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("audit_case.case_id", ondelete="CASCADE"), primary_key=True
+    )
+    attempt: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    recorded_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    answer: Mapped[str] = mapped_column(sa.Text)  # PII masked
+    answer_sha256: Mapped[str] = mapped_column(sa.String(64))  # of the raw answer
+    decision: Mapped[str] = mapped_column(sa.String(20))
+    verifiable_rate: Mapped[float | None]
+    citations: Mapped[int]
+    provisions: Mapped[int]
+    verified: Mapped[int]
+    deprecated: Mapped[int]
+    not_yet_effective: Mapped[int]
+    unverified: Mapped[int]
+    failures: Mapped[list[Any]] = mapped_column(sa.JSON)
+    standards: Mapped[list[Any]] = mapped_column(sa.JSON)  # each with its evidence
+    # Small extracts of standards read by the export (so it never parses the evidence):
+    failed_standards: Mapped[list[Any]] = mapped_column(sa.JSON)  # [{name, summary}]
+    unsupported_conclusions: Mapped[list[Any]] = mapped_column(sa.JSON)  # [sentence]
+    tail_coverage: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    injected_facts: Mapped[list[Any]] = mapped_column(sa.JSON)
+    facts: Mapped[list[Any]] = mapped_column(sa.JSON)
+    rerun_requested: Mapped[bool]
+
+
+class AuditCitation(Base):
+    """Each citation occurrence of an attempt with its verdict: a row, so that the export
+    counts by status, reason and law in SQL on both backends."""
+
+    __tablename__ = "audit_citation"
+    __table_args__ = (
+        sa.ForeignKeyConstraint(
+            ["case_id", "attempt"],
+            ["audit_attempt.case_id", "audit_attempt.attempt"],
+            ondelete="CASCADE",
+        ),
+    )
+
+    case_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    attempt: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    position: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    surface: Mapped[str] = mapped_column(sa.Text)  # PII masked
+    span_start: Mapped[int]
+    span_end: Mapped[int]
+    law: Mapped[str | None] = mapped_column(sa.String(500))
+    law_as_written: Mapped[str | None] = mapped_column(sa.String(500))
+    implicit: Mapped[bool]
+    article: Mapped[int]
+    article_suffix: Mapped[str | None] = mapped_column(sa.String(20))
+    paragraph: Mapped[int | None]
+    item: Mapped[int | None]
+    provision: Mapped[str] = mapped_column(sa.String(700))  # 《law》第…条第…款
+    status: Mapped[str] = mapped_column(sa.String(20))
+    reason: Mapped[str] = mapped_column(sa.String(40))
+    level: Mapped[str | None] = mapped_column(sa.String(20))
+    article_count: Mapped[int | None]  # the law's real article count (version looked at)
+    paragraph_count: Mapped[int | None]
+    item_count: Mapped[int | None]
+    version_label: Mapped[str | None] = mapped_column(sa.String(100))
+    repealed_on: Mapped[date | None]
+    quote_verdict: Mapped[str] = mapped_column(sa.String(10))
+    quote_score: Mapped[float | None]
+    number_conflicts: Mapped[list[Any]] = mapped_column(sa.JSON)
+
+
+class JudgeReview(Base):
+    """A citation the model judge was not sure enough about (confidence below the threshold),
+    waiting for a reviewer, and the reviewer's decision once made (written by `audit.review`).
+
+    The claim is PII masked like every text of the audit record; the decision stays here, in
+    the audit trail, and goes into the evidence pack with its case.
+    """
+
+    __tablename__ = "judge_review"
+    __table_args__ = (
+        sa.ForeignKeyConstraint(
+            ["case_id", "attempt"],
+            ["audit_attempt.case_id", "audit_attempt.attempt"],
+            ondelete="CASCADE",
+        ),
+        sa.UniqueConstraint("case_id", "attempt", "span_start", "span_end"),
+        sa.CheckConstraint(
+            "decision IS NULL OR decision IN ('supports', 'contradicts', 'says_nothing')",
+            name="decision",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[str] = mapped_column(sa.String(32), index=True)
+    attempt: Mapped[int]
+    span_start: Mapped[int]
+    span_end: Mapped[int]
+    enqueued_at: Mapped[datetime] = mapped_column(UtcDateTime, index=True)
+    as_of: Mapped[date]
+    law: Mapped[str] = mapped_column(sa.String(500))
+    provision: Mapped[str] = mapped_column(sa.String(700))
+    claim: Mapped[str] = mapped_column(sa.Text)  # PII masked
+    article_text: Mapped[str] = mapped_column(sa.Text)
+    p_supports: Mapped[float]
+    p_contradicts: Mapped[float]
+    p_says_nothing: Mapped[float]
+    judge_relation: Mapped[str] = mapped_column(sa.String(20))
+    confidence: Mapped[float]
+    threshold: Mapped[float]
+    model: Mapped[str | None] = mapped_column(sa.String(200))
+    decision: Mapped[str | None] = mapped_column(sa.String(20))  # the reviewer's relation
+    reviewer: Mapped[str | None] = mapped_column(sa.String(80))  # the reviewer's API key id
+    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime, index=True)
+    note: Mapped[str | None] = mapped_column(sa.Text)  # PII masked
+
+
+# The Core tables of the models, for the bulk inserts and queries of the recorder and export.
+CASE_TABLE = cast(sa.Table, AuditCase.__table__)
+ATTEMPT_TABLE = cast(sa.Table, AuditAttempt.__table__)
+CITATION_TABLE = cast(sa.Table, AuditCitation.__table__)
+REVIEW_TABLE = cast(sa.Table, JudgeReview.__table__)
+
+__all__ = [
+    "ATTEMPT_TABLE",
+    "CASE_TABLE",
+    "CITATION_TABLE",
+    "REVIEW_TABLE",
+    "AuditAttempt",
+    "AuditCase",
+    "AuditCitation",
+    "JudgeReview",
+    "UtcDateTime",
+]
