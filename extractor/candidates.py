@@ -162,6 +162,7 @@ _MAX_NAME_LINE = 160  # a label, a category, the longest names (~60) and a note
 _ENDS_A_NAME_RE = re.compile(r"[\u4e00-\u9fff）)]")
 _LINE_TAIL = " \t\u3000\xa0*：:"  # after a name alone on its line: spaces, bold marks, a colon
 # The opening 《 cut off with the start of the answer: 医疗器械监督管理条例》（2017年修订）第六条.
+_CUT_TITLE_WINDOW = 200  # leading blank lines, 根据 and a name of up to 60 characters
 _CUT_TITLE_RE = re.compile(
     r"[\s*]*(?:根据|依据|依照|按照|参照)?(?P<name>[^《》“”\n。，,：:；！？]{2,60})》"
 )
@@ -378,6 +379,8 @@ def name_apart(text: str, start: int, lexicon: Lexicon | None) -> ApartName | No
 def cut_title(text: str) -> tuple[int, int] | None:
     """(start, end) of a title whose 《 was cut off with the start of the answer
     (医疗器械监督管理条例》…), the closing mark included; None if the answer opens otherwise."""
+    if text.find("》", 0, _CUT_TITLE_WINDOW) < 0:  # nearly every answer: no regex run
+        return None
     match = _CUT_TITLE_RE.match(text)
     if match is None or not is_law_like(match.group("name")):
         return None

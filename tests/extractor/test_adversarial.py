@@ -27,6 +27,9 @@ ADVERSARIAL = [
     ("ranges-unfinished", "第一条至" * (MB // 4)),
     ("ref-words", "本法" * (MB // 2)),
     ("html-tags", "<span>" * (MB // 6)),
+    ("ascii-quotes", '"' * MB),
+    ("blank-lines-then-a-run", "\n" * MB + "第一条"),
+    ("cut-title-then-lines", "劳动法》\n" + "劳动法\n" * (MB // 4)),
 ]
 
 
