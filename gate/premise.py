@@ -51,7 +51,7 @@ def premise(question: str, *, repo: StatuteRepository, as_of: date) -> list[Fact
     facts = []
     for law in named_laws(question, repo):
         repeal = repo.repeal(law.id)
-        if repeal is not None and repeal.repealed_on <= as_of:
+        if repeal is not None and (repeal.repealed_on is None or repeal.repealed_on <= as_of):
             successor = (
                 repo.law(repeal.successor_law_id) if repeal.successor_law_id is not None else None
             )

@@ -107,17 +107,21 @@ def _progress() -> Iterator[Callable[[str, int, int], None]]:
 
 
 def _read_and_import(engine: Engine, source: Path | None) -> ImportReport:
-    """Read a lawrefbook tree (None: the bundled archive) and import it with repealed laws."""
-    from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+    """Read a lawrefbook tree (None: the bundled archive) with the bundled history and flk
+    capture, and import it with the repealed laws."""
+    from legaldb.corpus import BUNDLED_ARCHIVE, read_statutes
     from legaldb.importer import import_corpus
     from legaldb.repealed import read_repealed
 
     path = BUNDLED_ARCHIVE if source is None else source
     started = time.perf_counter()
+    repealed = read_repealed()
     with _progress() as update:
-        corpus: CorpusRead = read_corpus(path, progress=lambda d, t: update("reading files", d, t))
+        corpus: CorpusRead = read_statutes(
+            path, lambda d, t: update("reading files", d, t), repealed=repealed
+        )
         read_seconds = time.perf_counter() - started
-        report = import_corpus(engine, corpus, repealed=read_repealed(), progress=update)
+        report = import_corpus(engine, corpus, repealed=repealed, progress=update)
     counts = report.counts
     console().print(
         f"Imported {path}: {counts.get('laws', 0)} laws, {counts.get('versions', 0)} versions, "
@@ -140,7 +144,7 @@ def _read_and_import(engine: Engine, source: Path | None) -> ImportReport:
 def init() -> None:
     """Migrate to the newest schema; import the bundled statutes if the database is empty."""
     from legaldb.migrate import current_revision, upgrade
-    from legaldb.repository import is_empty
+    from legaldb.repository import bundled_import_outdated, is_empty
 
     url = _database_url()
     with _errors_as_exit():
@@ -156,6 +160,9 @@ def init() -> None:
         try:
             if is_empty(engine):
                 console().print("The database holds no statutes: importing the bundled corpus.")
+                _read_and_import(engine, None)
+            elif bundled_import_outdated(engine):
+                console().print("The bundled statute data changed: importing it again.")
                 _read_and_import(engine, None)
             else:
                 console().print("Statutes already imported: nothing to do.")
@@ -189,8 +196,11 @@ def import_lawrefbook(
 @app.command()
 def stats(
     as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
+    details: bool = typer.Option(
+        False, "--details", help="List every repeal, skipped file and undated version."
+    ),
 ) -> None:
-    """Laws, versions and articles by level, repealed laws, skipped files, the manifest."""
+    """Laws, versions and articles by level, repeals, undated versions and why, the manifest."""
     from legaldb.migrate import current_revision
     from legaldb.repository import database_stats
 
@@ -207,10 +217,21 @@ def stats(
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
-    _print_stats(url, data)
+    _print_stats(url, data, details)
 
 
-def _print_stats(url: str, data: dict[str, Any]) -> None:
+SHORT_LIST = 10  # lines of each list `db stats` shows without --details
+
+
+def _print_list(lines: list[str], details: bool, indent: str = "    ") -> None:
+    shown = lines if details else lines[:SHORT_LIST]
+    for line in shown:
+        console().print(f"{indent}{line}", markup=False)
+    if len(lines) > len(shown):
+        console().print(f"{indent}… and {len(lines) - len(shown)} more (--details)", markup=False)
+
+
+def _print_stats(url: str, data: dict[str, Any], details: bool = False) -> None:
     from rich.table import Table
 
     console().print(f"Statute database {_shown(url)}")
@@ -222,12 +243,20 @@ def _print_stats(url: str, data: dict[str, Any]) -> None:
     table.add_row("total", str(totals["laws"]), str(totals["versions"]), str(totals["articles"]))
     console().print(table)
     console().print(f"Deleted articles kept and marked: {totals['deleted_articles']}")
-    console().print(f"Repealed laws: {totals['repealed_laws']}")
+    by_source: dict[str, int] = {}
     for item in data["repealed"]:
-        console().print(
-            f"  {item['law']}: repealed {item['repealed_on']} by {item['repealed_by']}"
-            f" (successor: {item['successor'] or 'none'})",
-            markup=False,
+        by_source[item["source"] or "?"] = by_source.get(item["source"] or "?", 0) + 1
+    sources = ", ".join(f"{n} from {source}" for source, n in sorted(by_source.items()))
+    console().print(f"Repealed laws: {totals['repealed_laws']} ({sources})")
+    if details:
+        _print_list(
+            [
+                f"{item['law']}: repealed {item['repealed_on'] or 'on an unknown date'}"
+                f" by {item['repealed_by'] or item['note']} (successor: {item['successor'] or 'none'})"
+                for item in data["repealed"]
+            ],
+            details,
+            "  ",
         )
     for dataset in data["datasets"]:
         console().print(
@@ -239,11 +268,47 @@ def _print_stats(url: str, data: dict[str, Any]) -> None:
             levels = "、".join(dataset["complete_levels"])
             console().print(f"  claims to cover completely: {levels}")
         console().print(f"  skipped: {len(dataset['skipped'])}")
-        for issue in dataset["skipped"]:
-            console().print(f"    {issue['path']}: {issue['reason']}", markup=False)
+        if details:
+            _print_list([f"{i['path']}: {i['reason']}" for i in dataset["skipped"]], details)
         console().print(f"  versions without an effective date: {len(dataset['undated'])}")
-        for line in dataset["undated"]:
-            console().print(f"    {line}", markup=False)
+        _print_list(list(dataset["undated"]), details)
+        if dataset.get("differences"):
+            console().print(
+                f"  versions held by two sources with differing articles: "
+                f"{len(dataset['differences'])} (`lexgate db sources`)"
+            )
+
+
+@app.command()
+def sources(
+    law: str = typer.Argument("", help="Only versions of laws whose name contains this."),
+) -> None:
+    """The same version from two sources compared article by article: every difference."""
+    from legaldb.migrate import current_revision
+    from legaldb.repository import database_stats
+
+    url = _database_url()
+    with _errors_as_exit():
+        if current_revision(url) is None:
+            console().print(f"{_shown(url)}: no schema yet; run `lexgate db init`.")
+            raise typer.Exit(code=1)
+        engine = _engine(url)
+        try:
+            data = database_stats(engine)
+        finally:
+            engine.dispose()
+    lines = [
+        line
+        for dataset in data["datasets"]
+        for line in dataset.get("differences") or ()
+        if law in line.split(" (", 1)[0]
+    ]
+    console().print(
+        f"{len(lines)} versions held by lawrefbook and flk differ article by article "
+        "(the lawrefbook text is kept; docs/data.md):"
+    )
+    for line in lines:
+        console().print(f"  {line}", markup=False)
 
 
 @migrate_app.command("upgrade")

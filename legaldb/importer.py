@@ -20,7 +20,14 @@ from sqlalchemy.engine import Engine
 from legaldb import orm
 from legaldb.alignment import align_versions
 from legaldb.errors import ImportFailed
-from legaldb.models import CorpusRead, ImportReport, ParsedLaw, ParsedVersion, RepealedData
+from legaldb.models import (
+    CorpusRead,
+    ImportReport,
+    ParsedLaw,
+    ParsedVersion,
+    RepealedData,
+    RepealFact,
+)
 from legaldb.repealed import REPEALED_DATASET, write_repealed
 from textnorm import normalize_name
 
@@ -88,6 +95,7 @@ def _new_manifest(conn: sa.Connection, dataset: str, source: str, snapshot: str)
             complete_levels=[],
             skipped=[],
             undated=[],
+            differences=[],
         )
         .returning(orm.DatasetManifest.id)
     )
@@ -235,6 +243,10 @@ def _write_corpus(
     aligned = _aligned_rows(dataset_id, laws, law_ids, versions, version_ids)
     for chunk in _chunks(aligned):
         conn.execute(sa.insert(orm.Correspondence), chunk)
+    ids_by_name = {law.name: law_id for law, law_id in zip(laws, law_ids, strict=True)}
+    repeals = _repeal_rows(dataset_id, corpus.repeals, ids_by_name, issues)
+    if repeals:
+        conn.execute(sa.insert(orm.RepealEvent), repeals)
     _issues(conn, dataset_id, issues)
 
     levels = Counter(law.level for law in laws)
@@ -245,6 +257,8 @@ def _write_corpus(
         "deleted_articles": sum(1 for row in article_rows if row["deleted"]),
         "aliases": len(alias_rows),
         "aligned": len(aligned),
+        "repeal_events": len(repeals),
+        "differences": len(corpus.differences),
         "skipped": len(issues),
         "undated": len(corpus.undated),
     } | {f"laws.{level}": n for level, n in sorted(levels.items())}
@@ -258,9 +272,38 @@ def _write_corpus(
             complete_levels=complete,
             skipped=list(skipped),
             undated=list(corpus.undated),
+            differences=list(corpus.differences),
         )
     )
     return ImportReport(dataset, counts, skipped, tuple(corpus.undated), 0.0)
+
+
+def _repeal_rows(
+    dataset_id: int,
+    repeals: Iterable[RepealFact],
+    ids_by_name: dict[str, int],
+    issues: list[tuple[str, str]],
+) -> list[dict[str, Any]]:
+    rows = []
+    for fact in repeals:
+        law_id = ids_by_name.get(fact.law_name)
+        if law_id is None:
+            issues.append(
+                (fact.repealed_by or fact.source, f"repeal of {fact.law_name}: no such law")
+            )
+            continue
+        rows.append(
+            {
+                "dataset_id": dataset_id,
+                "law_id": law_id,
+                "repealed_on": fact.repealed_on,
+                "repealed_by": fact.repealed_by,
+                "successor_law_id": ids_by_name.get(fact.successor) if fact.successor else None,
+                "source": fact.source,
+                "note": fact.note,
+            }
+        )
+    return rows
 
 
 def _version_row(law_id: int, version: ParsedVersion) -> dict[str, Any]:
@@ -275,6 +318,7 @@ def _version_row(law_id: int, version: ParsedVersion) -> dict[str, Any]:
         "has_text": bool(version.articles),
         "source": version.source,
         "notes": list(version.notes),
+        "sources": list(version.sources or (version.source,)),
     }
 
 

@@ -188,7 +188,7 @@ class StatuteIndex:
 
     def add_repeals(self, repeals: Iterable[RepealInfo]) -> None:
         """Register repeal events (the earliest per law wins)."""
-        for repeal in sorted(repeals, key=lambda r: r.repealed_on, reverse=True):
+        for repeal in sorted(repeals, key=lambda r: r.repealed_on or date.max, reverse=True):
             self.repeals[repeal.law_id] = repeal
 
     def add_successors(self, successors: Iterable[Successor]) -> None:
@@ -208,7 +208,8 @@ class StatuteIndex:
         `marshal` writes and `from_plain` rebuilds without normalising a name again."""
         versions = [
             (v.id, v.law_id, v.label, _ordinal(v.promulgated), _ordinal(v.effective_from),
-             _ordinal(v.effective_to), v.article_count, v.has_text, v.source, v.effective_rule)
+             _ordinal(v.effective_to), v.article_count, v.has_text, v.source, v.effective_rule,
+             v.sources)
             for v in self.version_by_id.values()
         ]  # fmt: skip
         successors = [
@@ -228,7 +229,14 @@ class StatuteIndex:
             "article_rows": self.article_rows,
             "article_totals": self.article_totals,
             "repeals": [
-                (r.law_id, r.repealed_on.toordinal(), r.repealed_by, r.successor_law_id)
+                (
+                    r.law_id,
+                    _ordinal(r.repealed_on),
+                    r.repealed_by,
+                    r.successor_law_id,
+                    r.source,
+                    r.note,
+                )
                 for r in self.repeals.values()
             ],
             "successors": successors,
@@ -246,8 +254,8 @@ class StatuteIndex:
         index.article_rows = plain["article_rows"]
         index.article_totals = plain["article_totals"]
         index.repeals = {
-            law_id: RepealInfo(law_id, date.fromordinal(on), by, successor)
-            for law_id, on, by, successor in plain["repeals"]
+            law_id: RepealInfo(law_id, _date(on), by, successor, source, note)
+            for law_id, on, by, successor, source, note in plain["repeals"]
         }
         index.add_successors(Successor(*row) for row in plain["successors"])
         return index

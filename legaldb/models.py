@@ -37,8 +37,9 @@ class VersionInfo:
     effective_to: date | None  # next version's effective_from, or the repeal date; None: open
     article_count: int
     has_text: bool  # False for laws known only by facts (the nine laws repealed by 民法典)
-    source: str | None = None  # corpus file, relative path
+    source: str | None = None  # where the text came from (corpus file, flk:<id> …)
     effective_rule: str | None = None  # which importer rule gave effective_from
+    sources: tuple[str, ...] = ()  # every source holding this version (lawrefbook:…, flk:…)
 
     def in_force_on(self, as_of: date) -> bool:
         """True when as_of lies in [effective_from, effective_to)."""
@@ -83,9 +84,11 @@ class RepealInfo:
     """A law's repeal: when, by which provision, and its successor law."""
 
     law_id: int
-    repealed_on: date
+    repealed_on: date | None  # None: a source says repealed but gives no date (the census)
     repealed_by: str | None
     successor_law_id: int | None
+    source: str | None = None  # clause | census | repealed_laws | interpretation
+    note: str | None = None  # why, for a person (an interpretation of a repealed law …)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +170,7 @@ class ParsedVersion:
     history: tuple[str, ...] = ()  # the header lines (通过, 修正, 修订, 施行 …)
     issuer: str | None = None
     notes: tuple[str, ...] = ()  # every rule applied or doubt met, for docs and `db stats`
+    sources: tuple[str, ...] = ()  # every source holding this version, the text's first
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,14 +194,28 @@ class SkippedFile:
 
 
 @dataclass(frozen=True, slots=True)
+class RepealFact:
+    """A repeal as a source states it: a 同时废止 clause, the census, or a derived rule."""
+
+    law_name: str  # canonical name of the repealed law (in the read)
+    repealed_on: date | None  # None: a source says repealed but gives no date
+    repealed_by: str | None  # the repealing provision: 《中华人民共和国外商投资法》第四十二条
+    successor: str | None  # canonical name of the law that replaced it
+    source: str  # clause | census | interpretation
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class CorpusRead:
-    """Everything read from one corpus tree."""
+    """Everything read from one corpus tree (and, merged in, the other statute sources)."""
 
     laws: tuple[ParsedLaw, ...]
     skipped: tuple[SkippedFile, ...]
     undated: tuple[str, ...]  # versions whose effective date could not be established
     source: str
     snapshot: str
+    repeals: tuple[RepealFact, ...] = ()
+    differences: tuple[str, ...] = ()  # the same version in two sources, article by article
 
 
 # --- What legaldb.repealed reads from repealed_laws.json (facts, no texts) ---

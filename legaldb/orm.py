@@ -45,6 +45,8 @@ class DatasetManifest(Base):
     complete_levels: Mapped[list[Any]] = mapped_column(sa.JSON)
     skipped: Mapped[list[Any]] = mapped_column(sa.JSON)  # ["path: reason", …]
     undated: Mapped[list[Any]] = mapped_column(sa.JSON)  # ["name label: why", …]
+    # the same version in two sources, compared article by article (NULL before 0005)
+    differences: Mapped[list[Any] | None] = mapped_column(sa.JSON)
 
 
 class ImportIssue(Base):
@@ -103,8 +105,9 @@ class Version(Base):
     effective_rule: Mapped[str | None] = mapped_column(sa.String(200))
     article_count: Mapped[int]
     has_text: Mapped[bool]
-    source: Mapped[str | None] = mapped_column(sa.String(1000))
+    source: Mapped[str | None] = mapped_column(sa.String(1000))  # the text's source
     notes: Mapped[list[Any]] = mapped_column(sa.JSON)
+    sources: Mapped[list[Any] | None] = mapped_column(sa.JSON)  # every source holding it
 
 
 class Article(Base):
@@ -136,11 +139,13 @@ class RepealEvent(Base):
         sa.ForeignKey("dataset_manifest.id", ondelete="CASCADE"), index=True
     )
     law_id: Mapped[int] = mapped_column(sa.ForeignKey("law.id", ondelete="CASCADE"), index=True)
-    repealed_on: Mapped[date]
+    repealed_on: Mapped[date | None]  # None: a source says repealed but gives no date
     repealed_by: Mapped[str | None] = mapped_column(sa.String(500))
     successor_law_id: Mapped[int | None] = mapped_column(
         sa.ForeignKey("law.id", ondelete="SET NULL"), index=True
     )
+    source: Mapped[str | None] = mapped_column(sa.String(40))  # clause | census | …
+    note: Mapped[str | None] = mapped_column(sa.Text)
 
 
 class Correspondence(Base):

@@ -119,6 +119,7 @@ def write_repealed(
                 "article_count": law.article_count,
                 "has_text": False,
                 "source": data.source,
+                "sources": [f"repealed_laws:{data.source}"],
                 "notes": [f"adopted {law.adopted.isoformat()}"]
                 + [f"amended {d.isoformat()}" for d in law.amended],
             }
@@ -141,6 +142,8 @@ def write_repealed(
                 "repealed_on": law.repealed,
                 "repealed_by": law.repealed_by,
                 "successor_law_id": successor_id,
+                "source": "repealed_laws",
+                "note": None,
             }
         )
     conn.execute(sa.insert(orm.RepealEvent), repeal_rows)

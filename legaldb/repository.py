@@ -321,7 +321,7 @@ def _read_index(engine: Engine) -> tuple[StatuteIndex, tuple[Manifest, ...]]:
         index.add_versions(_versions(conn))
         index.add_article_rows(_article_rows(conn))
         index.add_repeals(
-            RepealInfo(r.law_id, r.repealed_on, r.repealed_by, r.successor_law_id)
+            RepealInfo(r.law_id, r.repealed_on, r.repealed_by, r.successor_law_id, r.source, r.note)
             for r in conn.execute(sa.select(orm.RepealEvent))
         )
         index.add_successors(_successors(conn))
@@ -341,9 +341,14 @@ def _versions(conn: sa.Connection) -> list[VersionInfo]:
     v = orm.Version
     rows = conn.execute(
         sa.select(v.id, v.law_id, v.label, v.promulgated, v.effective_from, v.effective_to,
-                  v.article_count, v.has_text, v.source, v.effective_rule)
+                  v.article_count, v.has_text, v.source, v.effective_rule, v.sources)
     )  # fmt: skip
-    return [VersionInfo(*row) for row in rows]
+    return [
+        VersionInfo(id_, law_id, label, promulgated, start, end, count, has_text, source, rule,
+                    tuple(sources or ()))
+        for id_, law_id, label, promulgated, start, end, count, has_text, source, rule, sources
+        in rows
+    ]  # fmt: skip
 
 
 def _article_rows(conn: sa.Connection) -> Iterator[ArticleRow]:
@@ -430,13 +435,22 @@ def database_stats(engine: Engine) -> dict[str, Any]:
             sa.select(sa.func.count()).select_from(article).where(article.deleted.is_(True))
         )
         repealed = [
-            {"law": name, "repealed_on": on.isoformat(), "repealed_by": by, "successor": succ}
-            for name, on, by, succ in conn.execute(
+            {
+                "law": name,
+                "repealed_on": on.isoformat() if on else None,
+                "repealed_by": by,
+                "successor": succ,
+                "source": source,
+                "note": note,
+            }
+            for name, on, by, succ, source, note in conn.execute(
                 sa.select(
                     law.name,
                     orm.RepealEvent.repealed_on,
                     orm.RepealEvent.repealed_by,
                     successor.name,
+                    orm.RepealEvent.source,
+                    orm.RepealEvent.note,
                 )
                 .join(orm.RepealEvent, orm.RepealEvent.law_id == law.id)
                 .outerjoin(successor, successor.id == orm.RepealEvent.successor_law_id)
@@ -453,6 +467,7 @@ def database_stats(engine: Engine) -> dict[str, Any]:
                 "counts": row.counts,
                 "complete_levels": row.complete_levels,
                 "undated": row.undated,
+                "differences": row.differences or [],
                 "skipped": [
                     {"path": path, "reason": reason}
                     for path, reason in conn.execute(
@@ -484,6 +499,22 @@ def database_stats(engine: Engine) -> dict[str, Any]:
         "repealed": repealed,
         "datasets": datasets,
     }
+
+
+def bundled_import_outdated(engine: Engine) -> bool:
+    """True when the stored corpus came from the bundled data but not from all of it now
+    bundled (a database built before the history and flk sources were added)."""
+    from legaldb.corpus.statutes import BUNDLED_STATUTES_SOURCE
+
+    with engine.connect() as conn:
+        source = conn.scalar(
+            sa.select(orm.DatasetManifest.source).where(
+                orm.DatasetManifest.dataset != REPEALED_DATASET
+            )
+        )
+    if source is None or not source.startswith("legaldb/data/"):
+        return False
+    return source != BUNDLED_STATUTES_SOURCE
 
 
 def is_empty(engine: Engine) -> bool:

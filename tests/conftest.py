@@ -113,10 +113,12 @@ if TYPE_CHECKING:
 
 @pytest.fixture(scope="session")
 def bundled_corpus() -> CorpusRead:
-    """The bundled national corpus as read by legaldb.corpus (read once per session)."""
-    from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+    """The bundled statutes (lawrefbook, its history, flk) as read by legaldb.corpus (read
+    once per session)."""
+    from legaldb.corpus import read_statutes
+    from legaldb.repealed import read_repealed
 
-    return read_corpus(BUNDLED_ARCHIVE)
+    return read_statutes(repealed=read_repealed())
 
 
 @pytest.fixture(scope="session", params=BACKENDS)

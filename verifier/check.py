@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date, datetime
 from weakref import WeakKeyDictionary
 from zoneinfo import ZoneInfo
@@ -87,7 +88,7 @@ def check_citations(
             support = judge_support(
                 repo, quote, article_text, k.law, k.version, number, suffix, quote_check
             )
-        status, reason = k.status, k.reason
+        status, reason, facts = k.status, k.reason, k.facts
         if (
             status == "verified"
             and quote_check.verdict != "match"
@@ -95,8 +96,11 @@ def check_citations(
             and quote_check.found_in[0].where == "other_version"
             and quote_check.found_in[0].score >= 0.8
         ):
-            # The answer recites the article as an earlier (or later) version had it.
+            # The answer recites the article as an earlier (or later) version had it: the
+            # facts name that version next to the one in force.
             status, reason = "deprecated", "superseded"
+            facts = replace(facts, recited_version=quote_check.found_in[0].version_label,
+                            recited_article=quote_check.found_in[0].article_label)  # fmt: skip
         resolved = k.resolved
         if resolved is not None and article_text is not None:
             resolved = Resolved(
@@ -104,7 +108,7 @@ def check_citations(
                 resolved.effective_to, resolved.article_label, article_text,
             )  # fmt: skip
         verdicts.append(
-            Verdict(citation, status, reason, k.facts, resolved, quote_check, conflicts, support)
+            Verdict(citation, status, reason, facts, resolved, quote_check, conflicts, support)
         )
     return CheckResult(as_of.isoformat(), tuple(verdicts), summarize(verdicts))
 

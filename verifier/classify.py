@@ -110,10 +110,11 @@ def successor_refs(
 def _exists_in(
     repo: StatuteRepository, version: VersionInfo, number: int, suffix: str | None
 ) -> bool:
-    """Article present in a version; for text-less versions, within the known article count."""
+    """Article present in a version; for text-less versions, within the known article count
+    (a statute known only from a repeal clause or the census has none: not contradicted)."""
     if version.has_text:
         return repo.article(version.id, number, suffix) is not None
-    return 1 <= number <= version.article_count
+    return version.article_count == 0 or 1 <= number <= version.article_count
 
 
 def _resolved(law: LawInfo, version: VersionInfo | None, number: int, suffix: str | None,
@@ -165,20 +166,27 @@ def classify(
     in_force = repo.version_in_force(law.id, as_of)
     repeal = repo.repeal(law.id)
 
-    # 2. Repealed.
-    if repeal is not None and as_of >= repeal.repealed_on and in_force is None:
+    # 2. Repealed (on a known date, or on a date no source gives).
+    if repeal is not None and (
+        repeal.repealed_on is None or (as_of >= repeal.repealed_on and in_force is None)
+    ):
         last = versions[-1] if versions else None
+        successor = repo.law(repeal.successor_law_id) if repeal.successor_law_id else None
+        repeal_facts = {
+            "repealed_on": _iso(repeal.repealed_on),
+            "repealed_by": repeal.repealed_by,
+            "repeal_note": repeal.note,
+            "successor_law": successor.name if successor else None,
+        }
         if last is not None and not _exists_in(repo, last, number, suffix):
             return Classification(
-                "unverified", "article_not_found",
-                _version_facts(law, last, repealed_on=_iso(repeal.repealed_on),
-                               repealed_by=repeal.repealed_by),
+                "unverified", "article_not_found", _version_facts(law, last, **repeal_facts),
                 _resolved(law, last, number, suffix, None), law, last,
             )  # fmt: skip
         facts = _version_facts(
-            law, last, repealed_on=_iso(repeal.repealed_on), repealed_by=repeal.repealed_by,
-            successors=successor_refs(repo, law, number, suffix, None, as_of),
-        ) if last else Facts(law=law.name, level=law.level, repealed_on=_iso(repeal.repealed_on))  # fmt: skip
+            law, last, successors=successor_refs(repo, law, number, suffix, None, as_of),
+            **repeal_facts,
+        ) if last else Facts(law=law.name, level=law.level, **repeal_facts)  # type: ignore[arg-type]  # fmt: skip
         return Classification(
             "deprecated", "repealed", facts, _resolved(law, last, number, suffix, None),
             law, last, repo.article(last.id, number, suffix) if last else None,

@@ -107,10 +107,14 @@ class Facts:
     version_label: str | None = None
     effective_from: str | None = None  # ISO dates
     effective_to: str | None = None
-    repealed_on: str | None = None
+    repealed_on: str | None = None  # None with repealed_by/repeal_note: the date is unknown
     repealed_by: str | None = None
+    repeal_note: str | None = None  # why it counts as repealed (所解释的《合同法》已于…废止)
+    successor_law: str | None = None  # the law that replaced a repealed one
     successors: tuple[ArticleRef, ...] = ()
     corresponding: ArticleRef | None = None  # same article in the version in force
+    recited_version: str | None = None  # the older (or newer) version whose wording is quoted
+    recited_article: str | None = None  # its article label there (第四条)
     upcoming_version: str | None = None  # newer version promulgated, not yet effective
     upcoming_effective_from: str | None = None
     paragraph_count: int | None = None

@@ -218,12 +218,19 @@ class VersionOut(Schema):
     article_count: int
     has_text: bool = Field(description="False for laws known only by facts (repealed codes).")
     in_force_today: bool
+    sources: list[str] = Field(
+        default_factory=list, description="Every source holding this version (lawrefbook:…, flk:…)."
+    )
 
 
 class RepealOut(Schema):
-    repealed_on: date
+    repealed_on: date | None = Field(description="null: a source says repealed, without a date.")
     repealed_by: str | None
     successor: LawOut | None
+    source: str | None = Field(
+        default=None, description="clause | census | interpretation | repealed_laws"
+    )
+    note: str | None = None
 
 
 class LawDetail(Schema):

@@ -50,6 +50,7 @@ def version_out(version: VersionInfo, today: date) -> VersionOut:
         article_count=version.article_count,
         has_text=version.has_text,
         in_force_today=version.in_force_on(today),
+        sources=list(version.sources),
     )
 
 
@@ -74,6 +75,8 @@ def _repeal(repo: StatuteRepository, law_id: int) -> RepealOut | None:
         repealed_on=repeal.repealed_on,
         repealed_by=repeal.repealed_by,
         successor=law_out(repo, successor) if successor else None,
+        source=repeal.source,
+        note=repeal.note,
     )
 
 

@@ -59,7 +59,7 @@ def build_laws(
     undated = []
     for key, texts in texts_by_law.items():
         name = names[key]
-        versions = _chain([_version(name, text) for text in texts])
+        versions = chain_versions([_version(name, text) for text in texts])
         undated += [
             f"{name} {v.label}: {'; '.join(_why_undated(v))}"
             for v in versions
@@ -207,7 +207,7 @@ def _version(name: str, text: _Text) -> ParsedVersion:
     )
 
 
-def _chain(versions: list[ParsedVersion]) -> list[ParsedVersion]:
+def chain_versions(versions: list[ParsedVersion]) -> list[ParsedVersion]:
     """Order by effective date (undated ones by promulgation) and set effective_to."""
     versions.sort(
         key=lambda v: (v.effective_from or v.promulgated or date.max, v.promulgated or date.max)

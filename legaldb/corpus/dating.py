@@ -44,7 +44,7 @@ RULES = (CORRECTION, HEADER, AMENDING_ACT, FINAL_ARTICLE, ON_PUBLICATION, METADA
 
 EFFECTIVE_CLAUSE_RE = re.compile(
     rf"本[\u4e00-\u9fff]{{0,8}}?自\s*(?:{DATE_RE.pattern}|(?P<publication>公布|发布|颁布|印发)之日)"
-    r"\s*起?\s*(?:施行|实施|生效)"
+    r"\s*起?\s*(?:施行|实施|生效|执行)"
 )
 
 CUT_OFF_RE = re.compile(r"根据[）)]?$")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from legaldb.corpus.aliases import load_abbreviations
@@ -21,6 +22,8 @@ from legaldb.models import LEVELS, CorpusRead, SkippedFile
 
 BUNDLED_ARCHIVE = Path(__file__).resolve().parent.parent / "data" / "lawrefbook-national.tar.xz"
 BUNDLED_SOURCE = "legaldb/data/lawrefbook-national.tar.xz"
+BUNDLED_HISTORY = BUNDLED_ARCHIVE.parent / "lawrefbook-history.tar.xz"
+HISTORY_PREFIX = "lawrefbook-history/"  # versions from the history carry it in their source
 
 # Level of each top folder; DLC/ holds local regulations, its metadata says which kind.
 FOLDER_LEVELS = {
@@ -65,32 +68,42 @@ Progress = Callable[[int, int], None]
 
 
 def read_corpus(
-    source: Path, progress: Progress | None = None, *, snapshot: str | None = None
+    source: Path,
+    progress: Progress | None = None,
+    *,
+    snapshot: str | None = None,
+    history: Path | None = None,
 ) -> CorpusRead:
     """Read every statute file of source; progress(done, total) after each file.
 
     snapshot names the collection's snapshot when the source does not (the bundled archive
-    carries its own)."""
+    carries its own). history is a lawrefbook-history tree (earlier versions the collection
+    replaced in place): its files join the others, their paths prefixed `lawrefbook-history/`."""
     source = Path(source)
     corpus = load(source)
     metadata = sorted(
         (read_metadata(root, data) for root, data in corpus.metadata),
         key=lambda m: -len(m.root),  # the nearest db.sqlite3 first
     )
-    candidates = [(p, d) for p, d in corpus.markdown if _is_statute_candidate(p)]
+    candidates = [("", p, d) for p, d in corpus.markdown if _is_statute_candidate(p)]
+    if history is not None:
+        candidates += [(HISTORY_PREFIX, p, d) for p, d in load(Path(history)).markdown if "/" in p]
     parsed: list[ParsedFile] = []
     skipped: list[SkippedFile] = []
-    for done, (path, data) in enumerate(candidates, start=1):
+    for done, (prefix, path, data) in enumerate(candidates, start=1):
         if path.split("/", 1)[0] == CASES_FOLDER:
             skipped.append(SkippedFile(path, "court case (案例), not a statute"))
         else:
-            database = next((m for m in metadata if m.covers(path)), None)
+            database = None if prefix else next((m for m in metadata if m.covers(path)), None)
             try:
-                parsed.append(parse_file(path, data, database))
+                file = parse_file(path, data, database)
+                parsed.append(replace(file, path=prefix + path) if prefix else file)
             except UnparsableFile as exc:
-                skipped.append(SkippedFile(path, exc.reason))
+                skipped.append(SkippedFile(prefix + path, exc.reason))
             except Exception as exc:  # one bad file must never stop the read
-                skipped.append(SkippedFile(path, f"unreadable: {type(exc).__name__}: {exc}"))
+                skipped.append(
+                    SkippedFile(prefix + path, f"unreadable: {type(exc).__name__}: {exc}")
+                )
         if progress:
             progress(done, len(candidates))
     laws, merge_skipped, undated = build_laws(parsed, load_corrections(), load_abbreviations())

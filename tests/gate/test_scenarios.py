@@ -217,14 +217,14 @@ def test_a_provision_only_in_the_coming_version_is_rerun_with_its_date(
     assert record.state == "passed_after_rerun"
 
 
-@pytest.mark.parametrize("as_of", [date(2023, 8, 1), date(2024, 2, 29)], ids=str)
+@pytest.mark.parametrize("as_of", [date(2005, 1, 1), date(2009, 8, 26)], ids=str)
 def test_a_law_whose_text_in_force_is_missing_is_a_data_boundary(
     statute_repository: StatuteRepository,
     llm_server: LLMServer,
     regenerator: OpenAIRegenerator,
     as_of: date,
 ) -> None:
-    """The snapshot holds 刑法 only as amended in 2023 (in force from 2024-03-01)."""
+    """The data's earliest 刑法 is the 2009 amendment: the text in force before is missing."""
     answer = "根据《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
     record = run(None, answer, regenerator, repo=statute_repository,
                  session_id="s-criminal", as_of=as_of)  # fmt: skip

@@ -97,3 +97,50 @@ def test_revision_files_are_named_rev_slug() -> None:
         rev, _, slug = path.stem.partition("_")
         assert slug, path.name
         assert f'revision: str = "{rev}"' in path.read_text(encoding="utf-8")
+
+
+def test_statute_history_upgrade_keeps_existing_repeals(database_url: str) -> None:
+    """0004 -> 0005 keeps repeal rows (source and note NULL) and allows an undated repeal;
+    downgrading drops only the undated ones."""
+    from datetime import UTC, date, datetime
+
+    upgrade(database_url, "0004")
+    engine = make_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO dataset_manifest (id, dataset, source, snapshot, imported_at,"
+                    " counts, complete_levels, skipped, undated) VALUES (1, 'd', 's', 's', :at,"
+                    " '{}', '[]', '[]', '[]')"
+                ),
+                {"at": datetime.now(UTC)},
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO law (id, dataset_id, name, short_name, level) VALUES"
+                    " (1, 1, '甲法', '甲法', '法律'), (2, 1, '乙法', '乙法', '法律')"
+                )
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO repeal_event (dataset_id, law_id, repealed_on, repealed_by)"
+                    " VALUES (1, 1, :on, '《丙法》第九条')"
+                ),
+                {"on": date(2020, 1, 1)},
+            )
+        upgrade(database_url)
+        with engine.begin() as conn:
+            row = conn.execute(sa.text("SELECT repealed_on, source FROM repeal_event")).one()
+            assert (str(row[0]), row[1]) == ("2020-01-01", None)
+            conn.execute(
+                sa.text(
+                    "INSERT INTO repeal_event (dataset_id, law_id, repealed_on, source)"
+                    " VALUES (1, 2, NULL, 'census')"
+                )
+            )
+        downgrade(database_url, "0004")
+        with engine.connect() as conn:
+            assert conn.scalar(sa.text("SELECT count(*) FROM repeal_event")) == 1
+    finally:
+        engine.dispose()
