@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from legaldb import StatuteRepository, import_corpus, make_engine, read_repealed, upgrade
-from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+from legaldb.corpus import read_statutes
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("LEXGATE_SHARED_DIR", ROOT.parent / "shared"))
@@ -23,7 +23,7 @@ def fresh_database(prefix: str = "lexgate-bench-") -> str:
     url = f"sqlite:///{Path(tempfile.mkdtemp(prefix=prefix)) / 'corpus.sqlite3'}"
     upgrade(url)
     engine = make_engine(url)
-    import_corpus(engine, read_corpus(BUNDLED_ARCHIVE), repealed=read_repealed())
+    import_corpus(engine, read_statutes(repealed=read_repealed()), repealed=read_repealed())
     engine.dispose()
     return url
 

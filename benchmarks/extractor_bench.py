@@ -31,14 +31,14 @@ PASSES = 5
 def database_lexicon() -> Lexicon:
     """The lexicon of a fresh SQLite statute database holding the bundled corpus."""
     from legaldb import StatuteRepository, import_corpus, make_engine, read_repealed, upgrade
-    from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+    from legaldb.corpus import read_statutes
 
     folder = tempfile.mkdtemp(prefix="lexgate-bench-")
     url = f"sqlite:///{folder}/statutes.sqlite3"
     upgrade(url)
     engine = make_engine(url)
     try:
-        import_corpus(engine, read_corpus(BUNDLED_ARCHIVE), repealed=read_repealed())
+        import_corpus(engine, read_statutes(repealed=read_repealed()), repealed=read_repealed())
         return Lexicon.from_mapping(StatuteRepository.load(engine).lexicon())
     finally:
         engine.dispose()

@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlparse
 import sqlalchemy as sa
 
 from legaldb import StatuteRepository, import_corpus, make_engine, read_repealed, upgrade
-from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+from legaldb.corpus import BUNDLED_ARCHIVE, read_statutes
 
 SHARED = Path(os.environ.get("LEXGATE_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 FULL_CORPUS = SHARED / "corpus" / "lawrefbook"
@@ -45,7 +45,7 @@ def timed(action: Callable[[], T]) -> tuple[float, T]:
 
 def read_and_import(url: str, source: Path) -> dict[str, float | int]:
     """Read source, migrate url and import into it; the figures of each stage."""
-    read_s, corpus = timed(lambda: read_corpus(source))
+    read_s, corpus = timed(lambda: read_statutes(source, repealed=read_repealed()))
     upgrade(url)
     engine = make_engine(url)
     try:

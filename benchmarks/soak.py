@@ -254,12 +254,12 @@ def _print_server_warnings(log: Path, limit: int = 5) -> None:
 def corpus_database(url: str) -> str:
     """Migrate url and import the bundled corpus and repealed laws into it."""
     from legaldb import import_corpus, make_engine, read_repealed, upgrade
-    from legaldb.corpus import BUNDLED_ARCHIVE, read_corpus
+    from legaldb.corpus import read_statutes
 
     upgrade(url)
     engine = make_engine(url)
     try:
-        import_corpus(engine, read_corpus(BUNDLED_ARCHIVE), repealed=read_repealed())
+        import_corpus(engine, read_statutes(repealed=read_repealed()), repealed=read_repealed())
     finally:
         engine.dispose()
     return url

@@ -92,6 +92,19 @@ class RepealInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class ArticleEvent:
+    """What happened to an article in one version: appeared, unchanged, changed, moved (its
+    text now under another number, found by aligning the two versions) or deleted."""
+
+    version: VersionInfo
+    event: str  # appeared | unchanged | changed | moved | deleted
+    number: int  # the article's number in this version (the last one for deleted)
+    suffix: str | None
+    label: str
+    similarity: float | None = None  # to the previous version's text (aligned pairs)
+
+
+@dataclass(frozen=True, slots=True)
 class Successor:
     """old article -> new article, curated or derived by aligning two versions' texts."""
 

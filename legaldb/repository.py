@@ -23,6 +23,7 @@ from legaldb import orm
 from legaldb.index import ArticleRow, StatuteIndex, Timeline, guess_level_of_name
 from legaldb.models import (
     LEVELS,
+    ArticleEvent,
     ArticleInfo,
     ArticleText,
     LawInfo,
@@ -34,7 +35,7 @@ from legaldb.models import (
     VersionInfo,
 )
 from legaldb.repealed import REPEALED_DATASET
-from textnorm import normalize_name
+from textnorm import article_label, normalize_name
 
 ARTICLE_TEXT_CACHE = 4096
 VERSION_TEXT_CACHE = 512
@@ -217,6 +218,43 @@ class StatuteRepository:
         if version_id is None:
             return list(found)
         return [s for s in found if s.from_version_id in (version_id, None)]
+
+    def article_history(
+        self, law_id: int, number: int, suffix: str | None = None
+    ) -> list[ArticleEvent]:
+        """The versions (with text) in which an article appeared, stayed, changed, moved or was
+        deleted, oldest first: followed through the aligned pairs of consecutive versions."""
+        versions = [v for v in self.versions(law_id) if v.has_text]
+        events: list[ArticleEvent] = []
+        current: tuple[int, str | None] | None = None
+        for index, version in enumerate(versions):
+            if current is None:
+                article = self.article(version.id, number, suffix)
+                if article is not None and not article.deleted:
+                    current = (number, suffix or None)
+                    events.append(ArticleEvent(version, "appeared", number, suffix or None,
+                                               article.label))  # fmt: skip
+                continue
+            previous = versions[index - 1]
+            aligned = next(
+                (s for s in self.successors(law_id, *current, previous.id)
+                 if s.kind == "aligned" and s.to_version_id == version.id),
+                None,
+            )  # fmt: skip
+            if aligned is not None:
+                moved = (aligned.to_number, aligned.to_suffix) != current
+                event = "moved" if moved else ("changed" if aligned.changed else "unchanged")
+                current = (aligned.to_number, aligned.to_suffix)
+                label = article_label(*current)
+                events.append(ArticleEvent(version, event, *current, label, aligned.similarity))
+                continue
+            same = self.article(version.id, *current)
+            if same is not None and not same.deleted:  # rewritten beyond recognition
+                events.append(ArticleEvent(version, "changed", *current, same.label))
+            else:
+                events.append(ArticleEvent(version, "deleted", *current, article_label(*current)))
+                current = None
+        return events
 
     def article_text(
         self, version_id: int, number: int, suffix: str | None = None

@@ -3,9 +3,10 @@
 The rules, in order (docs/verifier.md has an example of each):
 1. The law is not in the data -> unverified / law_not_found, with the level its name suggests
    and whether the data claims to cover that level completely.
-2. The law is repealed on the as-of date -> deprecated / repealed (facts: repeal date, the
-   repealing provision, the successor articles with their text), unless the article never
-   existed in its last version (-> unverified / article_not_found: invention beats age).
+2. The law is repealed on the as-of date, or repealed on a date no source gives -> deprecated /
+   repealed (facts: repeal date, the repealing provision, why, the successor law and articles
+   with their text), unless the article never existed in its last version (-> unverified /
+   article_not_found: invention beats age).
 3. A version qualifier (2018年《公司法》, 《公司法》（2018年修正）) names a version other than the one in
    force -> deprecated / superseded (older) or notYetEffective / not_yet_effective (newer),
    with the corresponding article of the version in force.

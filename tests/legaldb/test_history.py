@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from legaldb import StatuteRepository
 from legaldb.corpus.bundle import build_flk_archive
 from legaldb.corpus.flk import parse_text, read_flk
 from legaldb.models import CorpusRead
@@ -140,3 +141,29 @@ def test_undated_versions_each_say_why(bundled_corpus: CorpusRead) -> None:
     assert dated_by_decision
     assert all(v.effective_from == v.promulgated or v.promulgated == date(2014, 2, 19)
                for v in dated_by_decision)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("law", "number", "expected"),
+    [
+        ("公司法", 16, [("2013年修正", "appeared", 16), ("2018年修正", "unchanged", 16),
+                        ("2023年修订", "moved", 15)]),
+        ("民事诉讼法", 119, [("2017年修正", "appeared", 119), ("2021年修正", "moved", 122),
+                             ("2023年修正", "unchanged", 122)]),
+        ("刑法", 199, [("2009年修正", "appeared", 199), ("2020年修正", "deleted", 199)]),
+    ],
+    ids=["公司法16", "民诉法119", "刑法199"],
+)  # fmt: skip
+def test_article_history_follows_the_article_through_its_versions(
+    statute_repository: StatuteRepository, law: str, number: int,
+    expected: list[tuple[str, str, int]],
+) -> None:  # fmt: skip
+    """An article's history: where it appeared, stayed, moved (aligned) or was deleted."""
+    found = statute_repository.resolve(law)
+    assert found is not None
+    history = statute_repository.article_history(found.id, number)
+    assert [(e.version.label, e.event, e.number) for e in history] == expected
+    for event in history:  # each step checked against the text it names
+        text = statute_repository.article_text(event.version.id, event.number)
+        assert text is not None
+        assert ("删去" in text.text) == (event.event == "deleted")

@@ -121,3 +121,17 @@ def test_older_wording_recited_names_its_version(statute_repository: StatuteRepo
     text = statute_repository.article_text(old.id, 4)
     assert text is not None and "推进安全生产标准化建设" in text.text
     assert "flk:" in old.sources[0]
+
+
+def test_a_law_known_only_from_its_repeal_is_extracted_and_classified(
+    statute_repository: StatuteRepository,
+) -> None:
+    """外资企业法 has no text in any source: its name is in the lexicon, so a bare mention is
+    extracted, and the verdict is repealed with its successor, not law_not_found."""
+    assert "中华人民共和国外资企业法" in statute_repository.lexicon().values()
+    (verdict,) = check(
+        "外资企业法第五条规定了外资企业的设立。", statute_repository, D("2023-08-01")
+    ).verdicts
+    assert verdict.citation.law == "中华人民共和国外资企业法"
+    assert (verdict.status, verdict.reason) == ("deprecated", "repealed")
+    assert verdict.facts.successor_law == "中华人民共和国外商投资法"

@@ -164,6 +164,26 @@ def test_law_and_article_pages(
     assert "已于 2021-01-01 废止" in repealed and "中华人民共和国民法典" in repealed
 
 
+def test_timeline_shows_every_version_its_sources_and_the_repeal(
+    public_client: TestClient, statute_repository: StatuteRepository
+) -> None:
+    """刑法's timeline names each version's sources; 中外合资经营企业法's ends in its repeal."""
+    criminal = statute_repository.resolve("刑法")
+    assert criminal is not None
+    page = public_client.get(f"/laws/{criminal.id}").text
+    timeline = page.split('id="timeline"', 1)[1].split("</table>", 1)[0]
+    for version in statute_repository.versions(criminal.id):
+        assert version.label in timeline and str(version.effective_from) in timeline
+    assert "国家法律法规数据库" in timeline and "法规汇编历史文本" in timeline
+    venture = statute_repository.resolve("中外合资经营企业法")
+    assert venture is not None
+    repealed = public_client.get(f"/laws/{venture.id}").text
+    row = repealed.split('id="timeline-repeal"', 1)[1].split("</tr>", 1)[0]
+    assert "2020-01-01" in row and "《中华人民共和国外商投资法》第四十二条" in row
+    assert "新法的废止条款" in row and "外商投资法" in row
+    assert "（无条文）" in repealed
+
+
 def test_page_errors_are_pages(public_client: TestClient) -> None:
     """A missing law or a bad id is an HTML error page with the right status, not JSON."""
     missing = public_client.get("/laws/99999999")
