@@ -129,14 +129,11 @@ def _read_and_import(engine: Engine, source: Path | None) -> ImportReport:
         f"correspondences; read {read_seconds:.1f} s, wrote {report.seconds:.1f} s, "
         f"total {time.perf_counter() - started:.1f} s."
     )
-    if report.skipped:
-        console().print(f"Skipped {len(report.skipped)} files (`lexgate db stats` lists them):")
-        for line in report.skipped[:20]:
-            console().print(f"  {line}", markup=False)
-        if len(report.skipped) > 20:
-            console().print(f"  … and {len(report.skipped) - 20} more")
-    if report.undated:
-        console().print(f"{len(report.undated)} versions without an effective date (see stats).")
+    if report.skipped or report.undated:
+        console().print(
+            f"Skipped {len(report.skipped)} files or texts; {len(report.undated)} versions"
+            " without an effective date (`lexgate db stats --details` lists both, with why)."
+        )
     return report
 
 

@@ -95,8 +95,12 @@ class FactsOut(Schema):
     effective_to: str | None = None
     repealed_on: str | None = None
     repealed_by: str | None = None
+    repeal_note: str | None = None
+    successor_law: str | None = None
     successors: list[ArticleRefOut] = []
     corresponding: ArticleRefOut | None = None
+    recited_version: str | None = None
+    recited_article: str | None = None
     upcoming_version: str | None = None
     upcoming_effective_from: str | None = None
     paragraph_count: int | None = None
