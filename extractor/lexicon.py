@@ -84,6 +84,18 @@ class Lexicon:
             reversed_keys=tuple(sorted(k[::-1] for k in derived)),
         )
 
+    def to_plain(self) -> tuple[dict[str, str], tuple[int, ...], frozenset[str], tuple[str, ...]]:
+        """The built lexicon as plain values (for `marshal`)."""
+        return dict(self.names), self.lengths, self.last_chars, self.reversed_keys
+
+    @classmethod
+    def from_plain(
+        cls, plain: tuple[dict[str, str], tuple[int, ...], frozenset[str], tuple[str, ...]]
+    ) -> Lexicon:
+        """The lexicon `to_plain` described, without deriving its aliases again."""
+        names, lengths, last_chars, reversed_keys = plain
+        return cls(MappingProxyType(names), lengths, last_chars, reversed_keys=reversed_keys)
+
     @classmethod
     def from_names(cls, names: Iterable[str]) -> Lexicon:
         """Build from formal names, each its own canonical name."""

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from extractor import Citation, Lexicon, extract
 from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
+from legaldb.snapshot import read_marshalled, write_marshalled
 from verifier.classify import Classification, classify
 from verifier.content import NO_QUOTE, check_numbers, check_quote
 from verifier.models import (
@@ -24,6 +25,7 @@ from verifier.models import (
 )
 from verifier.support import judge_support
 
+LEXICON_FORMAT = 1  # raise when Lexicon.to_plain changes
 _LEXICONS: WeakKeyDictionary[StatuteRepository, Lexicon] = WeakKeyDictionary()
 
 
@@ -33,11 +35,23 @@ def today(timezone: str) -> date:
 
 
 def lexicon_of(repo: StatuteRepository) -> Lexicon:
-    """The extractor's lexicon built from the repository's names (built once per repository)."""
+    """The extractor's lexicon built from the repository's names (built once per repository,
+    and kept beside the statute snapshot, repo.derived_dir, for the next process)."""
     lexicon = _LEXICONS.get(repo)
     if lexicon is None:
-        lexicon = Lexicon.from_mapping(repo.lexicon())
-        _LEXICONS[repo] = lexicon
+        lexicon = _LEXICONS[repo] = _kept_lexicon(repo)
+    return lexicon
+
+
+def _kept_lexicon(repo: StatuteRepository) -> Lexicon:
+    path = None if repo.derived_dir is None else repo.derived_dir / "lexicon.marshal"
+    if path is not None:
+        kept = read_marshalled(path)
+        if isinstance(kept, tuple) and kept[0] == LEXICON_FORMAT:
+            return Lexicon.from_plain(kept[1])
+    lexicon = Lexicon.from_mapping(repo.lexicon())
+    if path is not None:
+        write_marshalled(path, (LEXICON_FORMAT, lexicon.to_plain()))
     return lexicon
 
 

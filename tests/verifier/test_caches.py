@@ -10,7 +10,7 @@ import pytest
 
 from legaldb import StatuteRepository, make_engine
 from tests.conftest import SHARED_DIR
-from verifier import check, content, numbers, result_to_json
+from verifier import check, content, lexicon_of, numbers, result_to_json
 
 AS_OF = date(2023, 8, 1)
 
@@ -85,7 +85,8 @@ def test_quantities_are_fresh_lists() -> None:
 def test_quote_indexes_kept_on_disk_give_the_same_checks(
     corpus_database_url: str, tmp_path: Path
 ) -> None:
-    """Quote indexes read back from beside the statute snapshot check as freshly built ones."""
+    """Quote indexes and the lexicon read back from beside the statute snapshot check as freshly
+    built ones."""
     engine = make_engine(corpus_database_url)
     answers = _answers_with_quotes(60)
     building = StatuteRepository.load(engine, tmp_path)  # builds and keeps the indexes
@@ -94,6 +95,8 @@ def test_quote_indexes_kept_on_disk_give_the_same_checks(
     kept = sorted(building.derived_dir.glob("quotes-*.marshal"))
     assert len(kept) > 3, "the sample must exercise quote location"
     reading = StatuteRepository.load(engine, tmp_path)  # another process, in effect
+    assert (building.derived_dir / "lexicon.marshal").is_file()
+    assert lexicon_of(reading) == lexicon_of(building)  # read back, not built
     assert _results(reading, answers) == built
     assert _results(StatuteRepository.load(engine), answers) == built  # no cache at all
     engine.dispose()
