@@ -63,7 +63,7 @@ def print_result(result: GateResult, console: Console) -> None:
     counts = result.counts
     console.print(
         f"[bold]{result.decision}[/bold] · verifiable rate {rate} "
-        f"({counts.verified}/{counts.provisions} provisions) · as of {result.as_of}"
+        f"({counts.verifiable}/{counts.provisions} provisions) · as of {result.as_of}"
     )
     for standard in result.standards:
         mark = "[green]✓[/green]" if standard.passed else "[red]✗[/red]"

@@ -31,6 +31,7 @@ from gate.provisions import (
     STATUS_RANK,
     ProvisionKey,
     failure_order,
+    content_counts,
     is_correctable,
     provision_key,
     provision_of,
@@ -45,14 +46,22 @@ AMENDMENT_LABELS = ("修正", "修订")
 """Version labels of a text that amends an older one (2023年修正, 2023年修订)."""
 
 
-def rate_counts(verdicts: Sequence[Verdict]) -> RateCounts:
-    """Distinct provisions by tier; a provision cited in several tiers counts in its worst."""
+def rate_counts(verdicts: Sequence[Verdict], policy: Policy | None = None) -> RateCounts:
+    """Distinct provisions by tier; a provision cited in several tiers counts in its worst.
+
+    A verified provision whose stated content the article does not support (in any of its
+    occurrences) is counted in `content_unsupported`: it is not verifiable.
+    """
+    partly = (policy or Policy()).partly
     tiers: dict[ProvisionKey, Status] = {}
+    content_fails: set[ProvisionKey] = set()
     for verdict in verdicts:
         key = provision_key(verdict)
         known = tiers.get(key)
         if known is None or STATUS_RANK[verdict.status] > STATUS_RANK[known]:
             tiers[key] = verdict.status
+        if not content_counts(verdict, partly):
+            content_fails.add(key)
     statuses = list(tiers.values())
     return RateCounts(
         citations=len(verdicts),
@@ -61,6 +70,7 @@ def rate_counts(verdicts: Sequence[Verdict]) -> RateCounts:
         deprecated=statuses.count("deprecated"),
         not_yet_effective=statuses.count("notYetEffective"),
         unverified=statuses.count("unverified"),
+        content_unsupported=sum(1 for key in content_fails if tiers[key] == "verified"),
     )
 
 
@@ -68,6 +78,11 @@ def version_in_force_missing(verdict: Verdict, repo: StatuteRepository, as_of: d
     """The text in force on as_of is outside the data (the verifier's version_not_in_data:
     刑法 before 2024-03-01 in a snapshot holding only its 2023 amendment)."""
     return verdict.reason == "version_not_in_data"
+
+
+FACT_PRIORITY: dict[str, int] = {"quote_mismatch": 1, "content_partly": 2, "number_conflict": 3}
+"""One fact per provision: from its existence or time signal first, else its content, else its
+numbers (the content fact names the numbers too)."""
 
 
 def findings(
@@ -94,21 +109,27 @@ def findings(
             seen = first.get((key, signal, detail))
             if seen is None or _position(verdict) < _position(seen):
                 first[(key, signal, detail)] = verdict
-    found = []
-    for (_key, signal, detail), verdict in sorted(
-        first.items(), key=lambda item: sort_key(item[0][0], item[0][1], item[0][2])
+    ordered = sorted(first.items(), key=lambda item: sort_key(item[0][0], item[0][1], item[0][2]))
+    primary: dict[ProvisionKey, tuple[Signal, str | None]] = {}
+    for key, signal, detail in sorted(
+        (k for k, _ in ordered), key=lambda k: (FACT_PRIORITY.get(k[1], 0), sort_key(*k))
     ):
+        if is_correctable(signal, policy.partly):
+            primary.setdefault(key, (signal, detail))
+    found = []
+    for (key, signal, detail), verdict in ordered:
         citation = verdict.citation
         failure = Failure(
             signal=signal,
-            correctable=is_correctable(signal),
+            correctable=is_correctable(signal, policy.partly),
             provision=provision_of(verdict),
             surface=citation.surface,
             start=citation.start,
             end=citation.end,
             detail=detail,
         )
-        found.append(Finding(failure, verdict, fact_for(failure, verdict, policy)))
+        fact = fact_for(failure, verdict, policy) if primary.get(key) == (signal, detail) else None
+        found.append(Finding(failure, verdict, fact))
     return found
 
 
@@ -120,7 +141,7 @@ def decide(counts: RateCounts, failures: Sequence[Failure], policy: Policy) -> D
     """The policy's rule (docs/gate.md): pass, rerun, pass_boundary or no_citations."""
     if counts.provisions == 0:
         return "no_citations"
-    if policy.passes(counts.verified, counts.provisions):
+    if policy.passes(counts.verifiable, counts.provisions):
         if policy.strict and any(f.signal in INVENTED_SIGNALS for f in failures):
             return "rerun"
         return "pass"
@@ -157,7 +178,7 @@ def assess(
     count as failures beside the verifier's (gate.judge)."""
     policy = policy or Policy()
     verdicts = check.verdicts
-    counts = rate_counts(verdicts)
+    counts = rate_counts(verdicts, policy)
     found = findings(verdicts, policy, repo=repo, as_of=date.fromisoformat(check.as_of))
     failures = [finding.failure for finding in found]
     candidate_facts = [f.fact for f in found if f.fact is not None]
@@ -166,7 +187,7 @@ def assess(
         failures = sorted((*failures, *(f for f, _ in judge_found)), key=failure_order)
         candidate_facts += [fact for _, fact in judge_found if fact is not None]
     decision = decide(counts, failures, policy)
-    rate = counts.verified / counts.provisions if counts.provisions else None
+    rate = counts.verifiable / counts.provisions if counts.provisions else None
     spans = [(v.citation.start, v.citation.end) for v in verdicts]
     found_conclusions = conclusions(answer, spans, policy)
     standards = evaluate_standards(answer, verdicts, found, counts, rate, found_conclusions, policy)

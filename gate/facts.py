@@ -17,7 +17,6 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from gate.models import ChatMessage, Decision, Fact, FactKind, Failure, RerunRequest
 from gate.policy import Policy
-from gate.provisions import conflict_detail
 from textnorm import article_label, int_to_cn
 from verifier.models import ArticleRef, Verdict
 
@@ -145,33 +144,52 @@ def fact_for(failure: Failure, verdict: Verdict, policy: Policy) -> Fact | None:
             effective_from=facts.effective_from or (resolved.effective_from if resolved else None),
             **common,
         )
-    if signal == "quote_mismatch":
-        found_in = [
-            place
-            for place in verdict.quote_check.found_in
-            if not (place.law == law and place.article_label == cited and place.where == "same_law")
-        ][:FOUND_IN_SHOWN]
-        return make_fact(
-            "quote_mismatch",
-            article_text=resolved.article_text if resolved else None,
-            found_in=found_in,
-            **common,
-        )
-    if signal == "number_conflict":
-        conflict = next(
-            (c for c in verdict.number_conflicts if conflict_detail(c) == failure.detail),
-            None,
-        )
-        if conflict is None:
-            return None
-        article_text = resolved.article_text if resolved else ""
-        return make_fact(
-            "number_conflict",
-            passage=passage_with(article_text or "", conflict.article_surfaces, policy),
-            claim_surface=conflict.claim_surface,
-            **common,
-        )
+    if signal in ("quote_mismatch", "content_partly", "number_conflict"):
+        return _content_fact(signal, verdict, policy, common)
     return None
+
+
+def _content_fact(
+    signal: str, verdict: Verdict, policy: Policy, common: dict[str, Any]
+) -> Fact | None:
+    """The one fact of a provision whose content or numbers differ from the article: what the
+    article says (the passage closest to the answer's content), each number the answer states
+    otherwise, the conditions it leaves out, and a better place only where the verifier found
+    one clearly (`Support.found_in`)."""
+    support = verdict.support
+    article_text = (verdict.resolved.article_text if verdict.resolved else None) or ""
+    numbers = [
+        (conflict.claim_surface,
+         passage_with(article_text, conflict.article_surfaces, policy) if article_text else "")
+        for conflict in verdict.number_conflicts
+    ]  # fmt: skip
+    numbers += [
+        (d.stated, d.article)
+        for d in support.differences
+        if d.kind == "number" and d.stated not in {stated for stated, _ in numbers}
+    ]
+    conditions = [d.article for d in support.differences if d.kind == "condition"]
+    cited = (common["law"], common["cited"])
+    found_in = [
+        place
+        for place in support.found_in
+        if not ((place.law, place.article_label) == cited and place.where == "same_law")
+    ][:FOUND_IN_SHOWN]
+    if signal == "number_conflict" and not numbers:
+        return None
+    kind: FactKind = "quote_mismatch" if signal == "quote_mismatch" else "content_partly"
+    if signal == "number_conflict":
+        kind = "number_conflict"
+    evidence = support.evidence if signal == "content_partly" and support.evidence else ""
+    return make_fact(
+        kind,
+        article_text=article_text or None,
+        evidence=evidence,
+        numbers=numbers,
+        conditions=conditions,
+        found_in=found_in,
+        **common,
+    )
 
 
 def passage_with(article_text: str, surfaces: Sequence[str], policy: Policy) -> str:

@@ -75,6 +75,7 @@ Signal = Literal[
     "version_in_force_missing",
     "effective_date_unknown",
     "quote_mismatch",
+    "content_partly",
     "number_conflict",
     "claim_contradicted",
     "claim_unsupported",
@@ -130,6 +131,7 @@ FactKind = Literal[
     "article_deleted",
     "not_yet_effective",
     "quote_mismatch",
+    "content_partly",
     "number_conflict",
     "no_citations",
     "upcoming_version",
@@ -180,6 +182,17 @@ class RateCounts(_Frozen):
     deprecated: int = Field(ge=0)
     not_yet_effective: int = Field(ge=0)
     unverified: int = Field(ge=0)
+    content_unsupported: int = Field(
+        default=0,
+        ge=0,
+        description="Verified provisions whose stated content the article does not support "
+        "(and, when the policy reruns on it, supports only in part): not verifiable.",
+    )
+
+    @property
+    def verifiable(self) -> int:
+        """Provisions that count for the verifiable rate: verified, content not unsupported."""
+        return self.verified - self.content_unsupported
 
 
 class Fact(_Frozen):

@@ -53,6 +53,13 @@ class Policy(BaseModel):
         description="Rerun on any invented article (article/款/项 not found, or a law missing "
         "from a level the data covers completely), even at or above pass_rate.",
     )
+    partly: Literal["warn", "rerun"] = Field(
+        default="warn",
+        description="A citation whose stated content its article supports only in part (the "
+        "verifier's support verdict partly: a number, condition or list item changed): warn "
+        "marks it (signal content_partly, not correctable) and still counts it as verifiable; "
+        "rerun counts it as not verifiable and correctable, like unsupported content.",
+    )
     max_attempts: int = Field(
         default=3, ge=1, description="Answers in a round, the first one included."
     )

@@ -120,16 +120,28 @@ def signals_of(
             found.append((_REASON_SIGNALS[verdict.reason], None))
         else:
             found.append((_STATUS_FALLBACK[verdict.status], None))
-    if verdict.quote_check.verdict == "mismatch":
+    if verdict.support.verdict == "unsupported":
         found.append(("quote_mismatch", None))
+    elif verdict.support.verdict == "partly":
+        found.append(("content_partly", None))
     for conflict in verdict.number_conflicts:
         found.append(("number_conflict", conflict_detail(conflict)))
     return found
 
 
-def is_correctable(signal: str) -> bool:
-    """True for failures the data can correct (docs/gate.md lists them)."""
+def is_correctable(signal: str, partly: str = "warn") -> bool:
+    """True for failures the data can correct (docs/gate.md lists them); content_partly only
+    when the policy reruns on it (`Policy.partly`), else it is a warning."""
+    if signal == "content_partly":
+        return partly == "rerun"
     return signal in CORRECTABLE_SIGNALS
+
+
+def content_counts(verdict: Verdict, partly: str = "warn") -> bool:
+    """False when the citation's stated content keeps it from being verifiable: unsupported,
+    or partly when the policy reruns on partly content."""
+    support = verdict.support.verdict
+    return not (support == "unsupported" or (support == "partly" and partly == "rerun"))
 
 
 def sort_key(key: ProvisionKey, signal: str, detail: str | None) -> tuple[Any, ...]:
@@ -155,6 +167,7 @@ __all__ = [
     "ProvisionKey",
     "conflict_detail",
     "failure_order",
+    "content_counts",
     "is_correctable",
     "law_key",
     "law_name",

@@ -96,7 +96,7 @@ def evaluate_standards(
         _from_findings(
             "no_quote_mismatch",
             [f for f in findings if f.failure.signal == "quote_mismatch"],
-            "quote(s) that do not match the article",
+            "citation(s) whose stated content the article does not support",
         ),
         _from_findings(
             "no_number_conflict",
@@ -117,12 +117,13 @@ def _evidence(finding: Finding) -> Evidence:
 def _verifiable_rate(counts: RateCounts, rate: float | None, policy: Policy) -> Standard:
     if rate is None:
         return Standard(name="verifiable_rate", passed=False, summary="no citations")
-    passed = policy.passes(counts.verified, counts.provisions)
+    passed = policy.passes(counts.verifiable, counts.provisions)
     summary = (
-        f"{counts.verified} of {counts.provisions} distinct provisions verified "
+        f"{counts.verifiable} of {counts.provisions} distinct provisions verifiable "
         f"({rate:.2f} {'>=' if passed else '<'} {policy.pass_rate:.2f}); "
         f"deprecated {counts.deprecated}, not yet effective {counts.not_yet_effective}, "
-        f"unverified {counts.unverified}"
+        f"unverified {counts.unverified}, verified with unsupported content "
+        f"{counts.content_unsupported}"
     )
     return Standard(name="verifiable_rate", passed=passed, summary=summary)
 

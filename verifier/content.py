@@ -100,7 +100,7 @@ def _locate(
             continue
         article = repo.article_text(other.id, number, suffix)
         if article is not None:
-            similarity = _compare(quote, article.text).score
+            similarity = compare_memoised(quote, article.text).score
             if similarity >= LOCATION_MIN_SCORE:
                 found.append(
                     FoundIn(law.name, article.info.label, other.label, round(similarity, 4),
@@ -135,7 +135,7 @@ def check_quote(
     """Compare a quote with its article's text; on partial/mismatch, say where it really is."""
     if not quote or not quote.strip() or article_text is None:
         return NO_QUOTE
-    score = _compare(quote, article_text)
+    score = compare_memoised(quote, article_text)
     if score.verdict == "match" or law is None or version is None:
         return QuoteCheck(score.verdict, round(score.score, 4))
     found_in = _locate(repo, quote, law, version, number, suffix, other_laws)
@@ -143,7 +143,7 @@ def check_quote(
 
 
 @lru_cache(maxsize=8192)
-def _compare(quote: str, article_text: str) -> QuoteScore:
+def compare_memoised(quote: str, article_text: str) -> QuoteScore:
     """compare_quote, memoised: real answers repeat the same recitations."""
     return compare_quote(quote, article_text)
 

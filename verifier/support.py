@@ -36,13 +36,16 @@ least `CLEAR_SCORE` (the same article in another version, another cited law).
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
+from collections.abc import Iterable
 from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 from rapidfuzz import fuzz
 
 from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
-from verifier.content import FOUND_IN_LIMIT, version_index
+from verifier.content import FOUND_IN_LIMIT, compare_memoised, version_index
 from verifier.models import (
     NO_SUPPORT,
     Difference,
@@ -53,7 +56,7 @@ from verifier.models import (
     SupportVerdict,
 )
 from verifier.numbers import number_conflicts
-from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE, compare_quote
+from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE
 from verifier.textnorm_quote import normalize_for_compare, quote_variants
 
 STOCK_PHRASES: tuple[str, ...] = (
@@ -80,8 +83,10 @@ SUPPORTS_PARAPHRASE = 0.60
 CLEAR_COVERAGE = 0.60
 CLEAR_MARGIN = 0.25
 CLEAR_SCORE = 0.80
+JUDGED_PER_REPOSITORY = 8192  # memoised verdicts (a few hundred bytes each)
 CONDITION_FOUND = 80  # partial_ratio (0-100) at which a condition clause counts as stated
 
+_JUDGED: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple, Support]] = WeakKeyDictionary()
 _STOCK = re.compile("|".join(sorted(STOCK_PHRASES, key=len, reverse=True)))
 _LIST_LEAD = re.compile(r"有?下列[^，,。；;：:、\n]{0,15}")
 _ITEM_LINE = re.compile(r"^\s*[（(][一二三四五六七八九十]{1,3}[）)]\s*")
@@ -124,11 +129,11 @@ def item_passages(article_text: str) -> tuple[str, ...]:
 
 
 def _best_passage(quote: str, article_text: str) -> QuoteScore:
-    best = compare_quote(quote, article_text)
+    best = compare_memoised(quote, article_text)
     if best.score >= SUPPORTS_SCORE:
         return best
     for passage in item_passages(article_text):
-        scored = compare_quote(quote, passage)
+        scored = compare_memoised(quote, passage)
         if scored.score > best.score:
             best = scored
     return best
@@ -139,8 +144,8 @@ def _conditions_left_out(content: str, passage: str) -> list[Difference]:
     missing = []
     for match in _CLAUSE.finditer(passage):
         clause = match.group().strip()
-        if not _CONDITION.search(clause):
-            continue
+        if not _CONDITION.search(clause) or _ITEM_LINE.match(clause):
+            continue  # a list item left out is a subset of the list, not a dropped condition
         key = normalize_for_compare(clause)
         if len(key) < 4 or len(key) > len(content):
             continue
@@ -166,14 +171,39 @@ def judge_support(
     suffix: str | None,
     quote_check: QuoteCheck,
 ) -> Support:
-    """The support verdict of one citation's stated content (see the module docstring)."""
+    """The support verdict of one citation's stated content (see the module docstring),
+    memoised per repository (least recently used out): the same recitations recur across
+    answers and reruns, and the verdict is a pure function of its inputs and the repository."""
     if not quote or not quote.strip() or article_text is None or law is None or version is None:
         return NO_SUPPORT
+    memo = _JUDGED.setdefault(repo, OrderedDict())
+    key = (version.id, number, suffix, quote, quote_check)
+    found = memo.get(key)
+    if found is None:
+        found = _judge(repo, quote, article_text, law, version, number, suffix, quote_check)
+        memo[key] = found
+        if len(memo) > JUDGED_PER_REPOSITORY:
+            memo.popitem(last=False)
+    else:
+        memo.move_to_end(key)
+    return found
+
+
+def _judge(
+    repo: StatuteRepository,
+    quote: str,
+    article_text: str,
+    law: LawInfo,
+    version: VersionInfo,
+    number: int,
+    suffix: str | None,
+    quote_check: QuoteCheck,
+) -> Support:
     content = min((normalize_for_compare(v) for v in quote_variants(quote)), key=len)
     grams = content_bigrams(content)
     passage = _best_passage(quote, article_text)
     if len(grams) < MIN_CONTENT_BIGRAMS:
-        return _stock_only(passage)
+        return _stock_only(passage, grams, article_text)
     clear = tuple(
         place
         for place in quote_check.found_in
@@ -185,7 +215,7 @@ def judge_support(
         index = version_index(repo, version.id)
         distinctive = [gram for gram in grams if not index.is_common(gram)]
         if len(distinctive) < MIN_CONTENT_BIGRAMS:
-            return _stock_only(passage)
+            return _stock_only(passage, distinctive, article_text)
         _, shares = index.coverage(distinctive)
         cited = (number, suffix or None)
         coverage = round(sum(s for (key, _), s in shares.items() if key == cited), 4)
@@ -222,10 +252,13 @@ def judge_support(
     return _support(verdict, passage, coverage, best_other, differences, clear)
 
 
-def _stock_only(passage: QuoteScore) -> Support:
-    """Content made of stock phrases and the law's common words: it supports nothing (unknown)
-    when the article says as much, and is unsupported when the article does not say it."""
-    if passage.score >= STOCK_FOUND_SCORE:
+def _stock_only(passage: QuoteScore, grams: Iterable[str], article_text: str) -> Support:
+    """Content made of stock phrases and the law's common words states no rule of its own: it
+    never supports. It is unknown when the article says as much (对方应当承担违约责任 under an
+    article on 违约责任: its few own words are there, or the wording is close), unsupported when
+    the article holds none of its own words and little of its wording."""
+    article = normalize_for_compare(article_text)
+    if passage.score >= STOCK_FOUND_SCORE or any(gram in article for gram in grams):
         return Support("unknown", evidence=passage.matched, score=round(passage.score, 4))
     return _support("unsupported", passage, None, None, (), ())
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from textnorm import strip_prc_prefix
 from verifier.models import CheckResult, Verdict
-from verifier.serialize import badge_label
+from verifier.serialize import SUPPORT_LABELS, badge_label
 from web.labels import REASON_TEXTS
 
 # Badge label -> (CSS kind, icon file under /static/icons/).
@@ -22,7 +22,13 @@ KINDS: dict[str, tuple[str, str]] = {
     "未能核验": ("unverified", "unverified.svg"),
 }
 
-QUOTE_VERDICTS = {"match": "引文相符", "partial": "引文部分相符", "mismatch": "引文不符"}
+# Support verdict -> the mark shown beside the status label (its own colour and symbol).
+SUPPORT_MARKS: dict[str, str] = {"supports": "≡", "partly": "≈", "unsupported": "≠"}
+SUPPORT_TEXTS: dict[str, str] = {
+    "supports": "条文支持回答所述内容。",
+    "partly": "回答所述内容可以辨认出是该条的规定，但有实质差别（数字、期限、条件等）。",
+    "unsupported": "该条并未规定回答所述内容（可能是另一条的内容，或是编造的）。",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +42,9 @@ class Badge:
     note: str
     reason_text: str
     verdict: Verdict
+    support_label: str = ""  # 内容相符 / 内容部分相符 / 内容不符; "" when nothing was stated
+    support_mark: str = ""
+    support_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +82,6 @@ def note_of(verdict: Verdict) -> str:
         notes.append(f"{facts.upcoming_effective_from or facts.effective_from}起施行")
     elif verdict.reason == "article_not_found" and facts.article_count:
         notes.append(f"该法共{facts.article_count}条")
-    if verdict.quote_check.verdict in ("partial", "mismatch"):
-        notes.append(QUOTE_VERDICTS[verdict.quote_check.verdict])
     if verdict.number_conflicts:
         notes.append("数字不符")
     return " ".join(notes)
@@ -92,6 +99,9 @@ def badge_of(index: int, verdict: Verdict) -> Badge:
         note=note_of(verdict),
         reason_text=REASON_TEXTS[verdict.reason],
         verdict=verdict,
+        support_label=SUPPORT_LABELS.get(verdict.support.verdict, ""),
+        support_mark=SUPPORT_MARKS.get(verdict.support.verdict, ""),
+        support_text=SUPPORT_TEXTS.get(verdict.support.verdict, ""),
     )
 
 

@@ -7,6 +7,7 @@ from textnorm import article_label
 from verifier.models import (
     ArticleRef,
     CheckResult,
+    Difference,
     Facts,
     FoundIn,
     NumberConflict,
@@ -15,6 +16,7 @@ from verifier.models import (
     Resolved,
     Status,
     Summary,
+    Support,
     Verdict,
 )
 
@@ -74,6 +76,7 @@ def verdict(
     quote: QuoteCheck | None = None,
     conflicts: tuple[NumberConflict, ...] = (),
     version_label: str | None = "2020年",
+    support: Support | None = None,
 ) -> Verdict:
     """A verdict of reason (its status follows) on a citation."""
     status = REASON_STATUS[reason]
@@ -98,6 +101,7 @@ def verdict(
         resolved=resolved,
         quote_check=quote or QuoteCheck(verdict="none"),
         number_conflicts=conflicts,
+        support=support or Support("unknown"),
     )
 
 
@@ -169,11 +173,31 @@ def repealed(start: int = 0) -> Verdict:
 
 
 def mismatch(article: int, start: int = 0, found_in: tuple[FoundIn, ...] = ()) -> Verdict:
-    """A verified citation whose quote does not match the article."""
+    """A verified citation whose stated content the article does not support (found_in: where
+    the verifier clearly found it)."""
     return verdict(
         citation(CIVIL_CODE, article, start=start, quote="编造的条文内容"),
         article_text="真实的条文内容。",
         quote=QuoteCheck(verdict="mismatch", score=0.2, found_in=found_in),
+        support=Support(
+            "unsupported", evidence="真实的条文内容。", score=0.2, coverage=0.0, found_in=found_in
+        ),
+    )
+
+
+def partly(article: int, start: int = 0) -> Verdict:
+    """A verified citation whose stated content its article supports in part (a number)."""
+    return verdict(
+        citation(CIVIL_CODE, article, start=start, quote="每月支付三倍的工资"),
+        article_text="应当向劳动者每月支付二倍的工资。",
+        quote=QuoteCheck(verdict="partial", score=0.7),
+        support=Support(
+            "partly",
+            evidence="应当向劳动者每月支付二倍的工资。",
+            score=0.7,
+            coverage=0.9,
+            differences=(Difference("number", "三倍", "二倍"),),
+        ),
     )
 
 
@@ -185,6 +209,7 @@ __all__ = [
     "invented",
     "mismatch",
     "outside",
+    "partly",
     "repealed",
     "verdict",
 ]

@@ -95,7 +95,7 @@ def test_jsonl(app: typer.Typer, tmp_path: Path) -> None:
 
 def test_strict_mode_reruns_one_invented_article_among_good_ones(app: typer.Typer) -> None:
     answer = "".join(
-        f"根据《中华人民共和国民法典》第{n}条，当事人应当依法行事。"
+        f"本案适用《中华人民共和国民法典》第{n}条。"
         for n in ("一千一百六十五", "五百七十七", "一千零八十七", "一千二百八十九")
     )
     plain = json.loads(CliRunner().invoke(app, ["gate", "-", "--json"], input=answer).output)

@@ -11,7 +11,16 @@ from gate import Policy, assess
 from gate.facts import TEMPLATES_DIR, cn_date, excerpt, no_citations_fact, passage_with
 from gate.models import FactKind
 from tests.gate.builders import checked, citation, invented, outside, repealed, verdict
-from verifier.models import ArticleRef, Facts, FoundIn, NumberConflict, QuoteCheck, Verdict
+from verifier.models import (
+    ArticleRef,
+    Difference,
+    Facts,
+    FoundIn,
+    NumberConflict,
+    QuoteCheck,
+    Support,
+    Verdict,
+)
 
 LABOUR = "中华人民共和国劳动合同法"
 ART_82 = (
@@ -20,7 +29,14 @@ ART_82 = (
     "劳动合同之日起向劳动者每月支付二倍的工资。"
 )
 
+ART_82_SAYS = (
+    "《中华人民共和国劳动合同法》第八十二条原文为：“用人单位自用工之日起超过一个月不满一年未与"
+    "劳动者订立书面劳动合同的，应当向劳动者每月支付二倍的工资。 用人单位违反本法规定不与劳动者订立无"
+    "固定期限劳动合同的，自应当订立无固定期限劳动合同之日起向劳动者……”"
+)
+
 COMPANY = "中华人民共和国公司法"
+ELSEWHERE_46 = FoundIn(LABOUR, "第四十六条", "2012年修正", 0.9, "same_law")
 
 FACT_CASES: list[tuple[str, Verdict, str]] = [
     (
@@ -119,20 +135,37 @@ FACT_CASES: list[tuple[str, Verdict, str]] = [
         "《中华人民共和国劳动合同法》（2012年修正）已删去第九十九条，不得作为现行依据。",
     ),
     (
-        "quote_mismatch_found_elsewhere",
+        "unsupported_found_elsewhere_clearly",
         verdict(
             citation(LABOUR, 82, quote="应当向劳动者支付经济补偿"),
             article_text=ART_82,
-            quote=QuoteCheck(
-                verdict="mismatch",
-                score=0.3,
-                found_in=(FoundIn(LABOUR, "第四十六条", "2012年修正", 0.9, "same_law"),),
-            ),
+            quote=QuoteCheck(verdict="mismatch", score=0.3, found_in=(ELSEWHERE_46,)),
+            support=Support("unsupported", score=0.3, coverage=0.1, found_in=(ELSEWHERE_46,)),
         ),
-        "《中华人民共和国劳动合同法》第八十二条原文为：“用人单位自用工之日起超过一个月不满一年未与"
-        "劳动者订立书面劳动合同的，应当向劳动者每月支付二倍的工资。 用人单位违反本法规定不与劳动者订立无"
-        "固定期限劳动合同的，自应当订立无固定期限劳动合同之日起向劳动者……”前述答案所引内容与原文不符，"
-        "所引内容见于《中华人民共和国劳动合同法》（2012年修正）第四十六条。",
+        f"{ART_82_SAYS}前述答案所述该条内容与原文不符，所述内容见于《中华人民共和国劳动合同法》"
+        "（2012年修正）第四十六条。",
+    ),
+    (
+        "unsupported_location_unclear_is_not_named",
+        verdict(
+            citation(LABOUR, 82, quote="应当向劳动者支付经济补偿"),
+            article_text=ART_82,
+            quote=QuoteCheck(verdict="mismatch", score=0.3, found_in=(ELSEWHERE_46,)),
+            support=Support("unsupported", score=0.3, coverage=0.1),
+        ),
+        f"{ART_82_SAYS}前述答案所述该条内容与原文不符。",
+    ),
+    (
+        "unsupported_with_a_number_is_one_fact",
+        verdict(
+            citation(LABOUR, 82, quote="应当向劳动者每月支付三倍的工资作为经济补偿"),
+            article_text=ART_82,
+            quote=QuoteCheck(verdict="mismatch", score=0.3),
+            conflicts=(NumberConflict("multiple", 3.0, (2.0,), "三倍", ("二倍",)),),
+            support=Support("unsupported", score=0.3, coverage=0.1),
+        ),
+        f"{ART_82_SAYS}前述答案所述该条内容与原文不符；答案称“三倍”，原文为“用人单位自用工之日起"
+        "超过一个月不满一年未与劳动者订立书面劳动合同的，应当向劳动者每月支付二倍的工资。”",
     ),
 ]
 
@@ -203,3 +236,44 @@ def test_a_quoted_sentence_takes_no_second_full_stop() -> None:
     fact = no_citations_fact(["您可以要求对方赔偿损失。", "对方应当承担违约责任。"], Policy())
     assert fact.text.endswith("2.“对方应当承担违约责任。”")
     assert "”。" not in fact.text
+
+
+def test_partly_is_a_warning_with_its_differences_when_the_policy_reruns() -> None:
+    """Partly content gives no fact by default; with partly=rerun one fact names what differs."""
+    cited = verdict(
+        citation(LABOUR, 82, quote="用人单位应当向劳动者每月支付三倍的工资"),
+        article_text=ART_82,
+        quote=QuoteCheck(verdict="partial", score=0.7),
+        conflicts=(NumberConflict("multiple", 3.0, (2.0,), "三倍", ("二倍",)),),
+        support=Support(
+            "partly",
+            evidence=ART_82.split("\n")[0],
+            score=0.7,
+            coverage=0.9,
+            differences=(
+                Difference("number", "三倍", "二倍"),
+                Difference(
+                    "condition",
+                    "",
+                    "用人单位自用工之日起超过一个月不满一年未与劳动者订立书面劳动合同的",
+                ),
+            ),
+        ),
+    )
+    warned = assess(checked(cited), "答案。")
+    assert warned.decision == "pass"
+    assert [(f.signal, f.correctable) for f in warned.failures] == [
+        ("content_partly", False),
+        ("number_conflict", True),
+    ]
+    assert len(warned.facts) == 1  # one fact per provision
+    rerun = assess(checked(cited), "答案。", policy=Policy(partly="rerun"))
+    assert rerun.decision == "rerun"
+    assert [fact.kind for fact in rerun.facts] == ["content_partly"]
+    assert rerun.facts[0].text == (
+        "《中华人民共和国劳动合同法》第八十二条原文为：“用人单位自用工之日起超过一个月不满一年未与"
+        "劳动者订立书面劳动合同的，应当向劳动者每月支付二倍的工资。”前述答案所述该条内容与原文部分不符；"
+        "答案称“三倍”，原文为“用人单位自用工之日起超过一个月不满一年未与劳动者订立书面劳动合同的，"
+        "应当向劳动者每月支付二倍的工资。”；遗漏了条件“用人单位自用工之日起超过一个月不满一年未与劳动者"
+        "订立书面劳动合同的”。"
+    )

@@ -10,7 +10,7 @@ import pytest
 
 from legaldb import StatuteRepository, make_engine
 from tests.conftest import SHARED_DIR
-from verifier import check, content, lexicon_of, numbers, result_to_json
+from verifier import check, content, lexicon_of, numbers, result_to_json, support
 
 AS_OF = date(2023, 8, 1)
 
@@ -28,6 +28,7 @@ def _results(repo: StatuteRepository, answers: list[str]) -> list[object]:
 
 def _forget(repo: StatuteRepository) -> None:
     content._LOCATED.pop(repo, None)
+    support._JUDGED.pop(repo, None)
     numbers._quantities.cache_clear()
     numbers._article_quantities.cache_clear()
 
@@ -43,9 +44,11 @@ def test_warm_and_evicting_checks_equal_cold_ones(
     assert _results(statute_repository, answers) == cold  # every location from the memo
 
     monkeypatch.setattr(content, "LOCATIONS_PER_REPOSITORY", 5)
+    monkeypatch.setattr(support, "JUDGED_PER_REPOSITORY", 5)
     _forget(statute_repository)
     assert _results(statute_repository, answers) == cold  # evicting all the time
     assert len(content._LOCATED[statute_repository]) == 5
+    assert len(support._JUDGED[statute_repository]) == 5
 
 
 def test_location_memo_keeps_the_most_recently_used(

@@ -62,7 +62,7 @@ def shown(browser: BrowserContext, live_server: LiveServer) -> Iterator[Page]:  
 
 def test_real_answers_fit_the_window(shown: Page, live_server: LiveServer) -> None:
     """Each sampled real answer, checked and gated, fits 1280 and 390 px with any panel open;
-    the sample holds a rerun with several facts and a quote comparison (the wide cases)."""
+    the sample holds a rerun with several facts and a content comparison (the wide cases)."""
     most_facts = quote_comparisons = 0
     for answer in ANSWERS:
         shown.set_viewport_size({"width": WIDTHS[0], "height": 900})
@@ -73,7 +73,7 @@ def test_real_answers_fit_the_window(shown: Page, live_server: LiveServer) -> No
         shown.click("#check-button")
         shown.wait_for_selector("#summary")
         most_facts = max(most_facts, shown.locator("#gate-facts li").count())
-        quote_comparisons += shown.locator(".quote-compare").count()
+        quote_comparisons += shown.locator("div.support-unsupported, div.support-partly").count()
         _assert_fits(shown, answer["id"])
     assert most_facts >= 2
     assert quote_comparisons >= 1
