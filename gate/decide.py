@@ -30,8 +30,8 @@ from gate.policy import Policy
 from gate.provisions import (
     STATUS_RANK,
     ProvisionKey,
-    failure_order,
     content_counts,
+    failure_order,
     is_correctable,
     provision_key,
     provision_of,
