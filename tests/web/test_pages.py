@@ -26,7 +26,9 @@ def public_client(corpus_database_url: str) -> Iterator[TestClient]:
 def _badges(html: str) -> list[tuple[str, str]]:
     """(kind, label) of every badge, in order."""
     return re.findall(
-        r'<details class="badge badge-(\w+)".*?<span class="label-text">([^<]+)</span>', html, re.S
+        r'<details class="badge badge-(\w+)[^"]*".*?<span class="label-text">([^<]+)</span>',
+        html,
+        re.S,
     )
 
 
@@ -81,6 +83,22 @@ def test_check_page_badges(public_client: TestClient) -> None:
     assert "已校对 3 条 · 现行有效 1 · 已废止 1 · 尚未生效 0 · 未能核验 1" in html
     assert "2021-01-01废止 → 民法典第577条" in html
     assert html.count('<img class="icon" src="/static/icons/') >= 3 + 5  # badges and legend
+
+
+def test_content_mark_beside_a_green_status(public_client: TestClient) -> None:
+    """现行有效 with another article's content: a separate red 内容不符 mark beside the green
+    status, and the panel holds the evidence passage and where the content clearly is."""
+    answer = (
+        "《中华人民共和国劳动合同法》第八十二条规定：“经济补偿按劳动者在本单位工作的年限，"
+        "每满一年支付一个月工资的标准向劳动者支付。”"
+    )
+    html = public_client.post("/", data={"answer": answer, "as_of": "2023-08-01"}).text
+    assert _badges(html) == [("verified", "现行有效")]
+    assert 'class="badge badge-verified content-unsupported"' in html
+    assert '<span class="support-label support-unsupported">' in html
+    assert ">内容不符</span>" in html
+    assert "该条最接近的内容" in html and "应当向劳动者每月支付二倍的工资" in html
+    assert "该内容见于：《中华人民共和国劳动合同法》第四十七条" in html
 
 
 def test_answer_is_escaped(public_client: TestClient) -> None:
