@@ -144,6 +144,15 @@ def take(out: Path) -> None:
         page.screenshot(path=str(out / "check-badge-open.png"))
         _wrote(out / "check-badge-open.png")
 
+        # The content mark beside the status badge (docs/verifier.md), its panel opened.
+        mark = page.locator("details:has(summary .support-label.support-unsupported) summary")
+        if mark.count():
+            mark.first.click()
+        for width, name in ((WIDE, "check-support-1280.png"), (NARROW, "check-support-390.png")):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.screenshot(path=str(out / name), full_page=True)
+            _wrote(out / name)
+
         page.goto(f"{base}/laws?level=法律&initial=M")
         _shot(page, out, "laws-browse", WIDE)
         _shot(page, out, "laws-browse", NARROW)
@@ -154,6 +163,13 @@ def take(out: Path) -> None:
         _shot(page, out, "law-contents", WIDE, full=False)
         page.goto(f"{base}/laws/{civil_id}/articles/577")
         _shot(page, out, "article-page", WIDE)
+
+        for query, name, width in (("刑法", "law-timeline", WIDE),
+                                   ("中外合资经营企业法", "law-timeline-repealed", NARROW)):  # fmt: skip
+            found = httpx.get(f"{base}/api/v1/laws", params={"q": query},
+                              headers={"Authorization": f"Bearer {keys['auditor']}"}).json()  # fmt: skip
+            page.goto(f"{base}/laws/{found['laws'][0]['id']}")
+            _shot(page, out, name, width, full=False)
 
         page.goto(f"{base}/login?next=/audit")
         page.fill("#key", keys["auditor"])
