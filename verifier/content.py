@@ -19,6 +19,7 @@ from weakref import WeakKeyDictionary
 from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
 from legaldb.snapshot import read_marshalled, write_marshalled
+from verifier.memo import recall
 from verifier.models import FoundIn, NumberConflict, QuoteCheck, QuoteScore
 from verifier.numbers import number_conflicts
 from verifier.quotes import QuoteIndex, compare_quote
@@ -72,17 +73,13 @@ def located(repo: StatuteRepository, version_id: int, quote: str, limit: int) ->
     """Where in one version the quote is (`QuoteIndex.locate`), memoised per repository (least
     recently used out): the same recitations recur across answers and reruns, and locating one
     is the costliest step of a check (docs/performance.md)."""
-    memo = _LOCATED.setdefault(repo, OrderedDict())
-    key = (version_id, quote, limit)
-    found = memo.get(key)
-    if found is None:
-        found = tuple(version_index(repo, version_id).locate(quote, limit=limit))
-        memo[key] = found
-        if len(memo) > LOCATIONS_PER_REPOSITORY:
-            memo.popitem(last=False)
-    else:
-        memo.move_to_end(key)
-    return found
+    return recall(
+        _LOCATED,
+        repo,
+        (version_id, quote, limit),
+        LOCATIONS_PER_REPOSITORY,
+        lambda: tuple(version_index(repo, version_id).locate(quote, limit=limit)),
+    )
 
 
 def _locate(

@@ -46,6 +46,7 @@ from rapidfuzz import fuzz
 from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
 from verifier.content import FOUND_IN_LIMIT, compare_memoised, version_index
+from verifier.memo import recall
 from verifier.models import (
     NO_SUPPORT,
     Difference,
@@ -176,17 +177,13 @@ def judge_support(
     answers and reruns, and the verdict is a pure function of its inputs and the repository."""
     if not quote or not quote.strip() or article_text is None or law is None or version is None:
         return NO_SUPPORT
-    memo = _JUDGED.setdefault(repo, OrderedDict())
-    key = (version.id, number, suffix, quote, quote_check)
-    found = memo.get(key)
-    if found is None:
-        found = _judge(repo, quote, article_text, law, version, number, suffix, quote_check)
-        memo[key] = found
-        if len(memo) > JUDGED_PER_REPOSITORY:
-            memo.popitem(last=False)
-    else:
-        memo.move_to_end(key)
-    return found
+    return recall(
+        _JUDGED,
+        repo,
+        (version.id, number, suffix, quote, quote_check),
+        JUDGED_PER_REPOSITORY,
+        lambda: _judge(repo, quote, article_text, law, version, number, suffix, quote_check),
+    )
 
 
 def _judge(
