@@ -9,11 +9,16 @@ and, for relative evidence, against every other article of the same law version:
    bigrams common in the law (the `QuoteIndex` of the version ignores them) carry no weight and
    the rest weigh by their rarity (idf) in the law. Fewer than `MIN_CONTENT_BIGRAMS` distinctive
    bigrams: `unknown` — stock phrases alone never count as support.
-2. **Coverage and rank.** `coverage` is the share of that weight the cited article holds,
-   `best_other` the highest share any other article of the version holds. When the cited
-   article holds less than `UNSUPPORTED_COVERAGE` of it, or another article holds at least
-   `RANK_MARGIN` more, the content is `unsupported` (not this article's; another article's,
-   or invented).
+2. **Coverage and rank (relative evidence).** `coverage` is the share of that weight the
+   cited article holds, `best_other` the highest share any other article of the version holds.
+   `unsupported` needs clear evidence: another article holds at least `RANK_MARGIN` more (another
+   article's content); or the content has no footing in the article (less than
+   `UNSUPPORTED_COVERAGE` of its weight and a wording under `SUPPORTS_PARAPHRASE`); or weak
+   evidence (under `WEAK_COVERAGE` and `WEAK_SCORE`) while the cited article is not clearly the
+   best match of its law (by `RANK_MARGIN`); or the quote check found the text elsewhere with a
+   score of at least `CLEAR_SCORE`, `CLEAR_SCORE_MARGIN` above the cited passage, in an article
+   that also holds more of the content's words. Otherwise the content is this article's rule,
+   perhaps in the model's words with elements invented: `partly` at worst.
 3. **Passage.** Otherwise the content is compared (`compare_quote`) with the article's runs of
    whole sentences and with each of its list items read into their lead-in (有下列情形之一的，
    劳动者可以解除劳动合同 + （一）未按照…的 → 未按照…的，劳动者可以解除劳动合同): one 款 or one 项
@@ -30,7 +35,8 @@ and, for relative evidence, against every other article of the same law version:
 `found_in` names another place only when it clearly explains the content better: an article
 of the same version holding at least `CLEAR_COVERAGE` of the content's weight and
 `CLEAR_MARGIN` more than the cited one, or a place the quote check found with a score of at
-least `CLEAR_SCORE` (the same article in another version, another cited law).
+least `CLEAR_SCORE` and `CLEAR_SCORE_MARGIN` above the cited passage (the same article in
+another version, another cited law).
 """
 
 from __future__ import annotations
@@ -84,6 +90,7 @@ SUPPORTS_PARAPHRASE = 0.60
 CLEAR_COVERAGE = 0.60
 CLEAR_MARGIN = 0.25
 CLEAR_SCORE = 0.80
+CLEAR_SCORE_MARGIN = 0.10
 JUDGED_PER_REPOSITORY = 8192  # memoised verdicts (a few hundred bytes each)
 CONDITION_FOUND = 80  # partial_ratio (0-100) at which a condition clause counts as stated
 
@@ -204,7 +211,7 @@ def _judge(
     clear = tuple(
         place
         for place in quote_check.found_in
-        if place.score >= CLEAR_SCORE and place.score > passage.score
+        if place.score >= CLEAR_SCORE and place.score >= passage.score + CLEAR_SCORE_MARGIN
     )
     coverage: float | None = None
     best_other: float | None = None
@@ -221,10 +228,18 @@ def _judge(
             reverse=True,
         )
         best_other = round(others[0][0], 4) if others else 0.0
-        weak = coverage < WEAK_COVERAGE and passage.score < WEAK_SCORE
-        elsewhere = any(place.where != "other_version" for place in clear)
+        # Relative evidence: unsupported needs another article that holds the content better,
+        # a clear location elsewhere, or content with no footing in the article (neither its
+        # distinctive words nor its wording). Weak evidence is not enough when the cited article
+        # is clearly the best match in its law: the content is its rule in the model's words.
         rival = best_other >= coverage + RANK_MARGIN
-        if coverage < UNSUPPORTED_COVERAGE or rival or weak or elsewhere:
+        best = coverage >= best_other + RANK_MARGIN
+        no_footing = coverage < UNSUPPORTED_COVERAGE and passage.score < SUPPORTS_PARAPHRASE
+        weak = coverage < WEAK_COVERAGE and passage.score < WEAK_SCORE and not best
+        # A better wording elsewhere is not clear when the cited article holds the content's
+        # distinctive words as well as any other (near-identical articles): a changed element.
+        elsewhere = coverage < best_other and any(p.where != "other_version" for p in clear)
+        if no_footing or rival or weak or elsewhere:
             better = tuple(
                 FoundIn(law.name, label, version.label, round(share, 4), "same_law")
                 for share, label in others
