@@ -51,6 +51,15 @@ from gate.models import INVENTED_SIGNALS
 from gate.standards import DEPRECATED_SIGNALS
 from textnorm import article_label
 
+# An attempt's counts, as columns of audit_attempt and as the pack's "counts" of an attempt.
+COUNT_COLUMNS = (
+    "citations",
+    "provisions",
+    "verified",
+    "deprecated",
+    "not_yet_effective",
+    "unverified",
+)
 _QUARTER_RE = re.compile(r"([0-9]{4})Q([1-4])")
 
 Json = dict[str, Any]
@@ -101,12 +110,7 @@ def load_cases(
             "recorded_at",
             "decision",
             "verifiable_rate",
-            "citations",
-            "provisions",
-            "verified",
-            "deprecated",
-            "not_yet_effective",
-            "unverified",
+            *COUNT_COLUMNS,
             "failures",
             "failed_standards",
             "unsupported_conclusions",
@@ -227,17 +231,7 @@ def _case_json(
                 "recorded_at": utc_text(attempt.recorded_at),
                 "decision": attempt.decision,
                 "verifiable_rate": attempt.verifiable_rate,
-                "counts": {
-                    name: getattr(attempt, name)
-                    for name in (
-                        "citations",
-                        "provisions",
-                        "verified",
-                        "deprecated",
-                        "not_yet_effective",
-                        "unverified",
-                    )
-                },
+                "counts": {name: getattr(attempt, name) for name in COUNT_COLUMNS},
                 "citations": groups.get((row.case_id, number), []),
                 "failure_signals": sorted({failure["signal"] for failure in failures}),
                 "rerun_requested": attempt.rerun_requested,

@@ -107,18 +107,21 @@ class AuditAttempt(Base):
     rerun_requested: Mapped[bool]
 
 
+def _of_attempt() -> sa.ForeignKeyConstraint:
+    """(case_id, attempt) of a row belonging to an attempt, deleted with it."""
+    return sa.ForeignKeyConstraint(
+        ["case_id", "attempt"],
+        ["audit_attempt.case_id", "audit_attempt.attempt"],
+        ondelete="CASCADE",
+    )
+
+
 class AuditCitation(Base):
     """Each citation occurrence of an attempt with its verdict: a row, so that the export
     counts by status, reason and law in SQL on both backends."""
 
     __tablename__ = "audit_citation"
-    __table_args__ = (
-        sa.ForeignKeyConstraint(
-            ["case_id", "attempt"],
-            ["audit_attempt.case_id", "audit_attempt.attempt"],
-            ondelete="CASCADE",
-        ),
-    )
+    __table_args__ = (_of_attempt(),)
 
     case_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     attempt: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
@@ -157,11 +160,7 @@ class JudgeReview(Base):
 
     __tablename__ = "judge_review"
     __table_args__ = (
-        sa.ForeignKeyConstraint(
-            ["case_id", "attempt"],
-            ["audit_attempt.case_id", "audit_attempt.attempt"],
-            ondelete="CASCADE",
-        ),
+        _of_attempt(),
         sa.UniqueConstraint("case_id", "attempt", "span_start", "span_end"),
         sa.CheckConstraint(
             "decision IS NULL OR decision IN ('supports', 'contradicts', 'says_nothing')",

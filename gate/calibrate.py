@@ -9,7 +9,6 @@ many go to review (docs/judge.md).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from datetime import date
 from pathlib import Path
@@ -28,6 +27,8 @@ from gate.models import (
     ThresholdRow,
 )
 from legaldb.repository import StatuteRepository
+from verifier.errors import InputError
+from verifier.inputs import json_objects, read_input
 
 THRESHOLDS: tuple[float, ...] = (0.5, 0.6, 0.7, 0.8, 0.9)
 
@@ -39,21 +40,11 @@ def read_items(path: Path | str) -> list[CalibrationItem]:
     optional "id" (default: the line number) and "as_of" (YYYY-MM-DD)}.
     """
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise JudgeInputError(f"no such file: {path}") from None
-    except UnicodeDecodeError:
-        raise JudgeInputError(f"{path}: not UTF-8 text") from None
+        objects = list(json_objects(read_input(str(path)).splitlines(), where=f"{path}:"))
+    except InputError as error:
+        raise JudgeInputError(str(error)) from None
     items = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise JudgeInputError(f"{path}:{number}: not JSON ({error.msg})") from None
-        if not isinstance(data, dict):
-            raise JudgeInputError(f"{path}:{number}: not a JSON object")
+    for number, data in objects:
         data.setdefault("id", str(number))
         data["id"] = str(data["id"])
         if isinstance(data.get("article"), int):

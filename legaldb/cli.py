@@ -198,23 +198,28 @@ def stats(
     ),
 ) -> None:
     """Laws, versions and articles by level, repeals, undated versions and why, the manifest."""
+    url = _database_url()
+    data = _stats_of(url)
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    _print_stats(url, data, details)
+
+
+def _stats_of(url: str) -> dict[str, Any]:
+    """`database_stats` of the database at url; exit 1 when it has no schema yet."""
     from legaldb.migrate import current_revision
     from legaldb.repository import database_stats
 
-    url = _database_url()
     with _errors_as_exit():
         if current_revision(url) is None:
             console().print(f"{_shown(url)}: no schema yet; run `lexgate db init`.")
             raise typer.Exit(code=1)
         engine = _engine(url)
         try:
-            data = database_stats(engine)
+            return database_stats(engine)
         finally:
             engine.dispose()
-    if as_json:
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
-        return
-    _print_stats(url, data, details)
 
 
 SHORT_LIST = 10  # lines of each list `db stats` shows without --details
@@ -281,19 +286,7 @@ def sources(
     law: str = typer.Argument("", help="Only versions of laws whose name contains this."),
 ) -> None:
     """The same version from two sources compared article by article: every difference."""
-    from legaldb.migrate import current_revision
-    from legaldb.repository import database_stats
-
-    url = _database_url()
-    with _errors_as_exit():
-        if current_revision(url) is None:
-            console().print(f"{_shown(url)}: no schema yet; run `lexgate db init`.")
-            raise typer.Exit(code=1)
-        engine = _engine(url)
-        try:
-            data = database_stats(engine)
-        finally:
-            engine.dispose()
+    data = _stats_of(_database_url())
     lines = [
         line
         for dataset in data["datasets"]

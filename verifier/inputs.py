@@ -38,17 +38,26 @@ def read_input(path: str) -> str:
         raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
-def jsonl_items(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any], str]]:
-    """(line number, object, answer) per non-blank line {"answer" (or "text"), …}."""
+def json_objects(
+    lines: Iterable[str], where: str = "line "
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) per non-blank line; InputError naming `{where}{number}` for a line
+    that is not a JSON object."""
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             item = json.loads(line)
         except json.JSONDecodeError as error:
-            raise InputError(f"line {number}: not JSON ({error.msg})") from None
+            raise InputError(f"{where}{number}: not JSON ({error.msg})") from None
         if not isinstance(item, dict):
-            raise InputError(f"line {number}: expected a JSON object")
+            raise InputError(f"{where}{number}: not a JSON object")
+        yield number, item
+
+
+def jsonl_items(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any], str]]:
+    """(line number, object, answer) per non-blank line {"answer" (or "text"), …}."""
+    for number, item in json_objects(lines):
         answer = item.get("answer", item.get("text"))
         if not isinstance(answer, str):
             raise InputError(f"line {number}: field 'answer' (or 'text') must be a string")

@@ -9,6 +9,15 @@ class WebError(Exception):
     status_code = 500
     code = "internal_error"
 
+    def __init_subclass__(cls, *, status: int | None = None, code: str | None = None) -> None:
+        """`class NotFound(WebError, status=404, code="not_found")`: a subclass's status and
+        code on its class line."""
+        super().__init_subclass__()
+        if status is not None:
+            cls.status_code = status
+        if code is not None:
+            cls.code = code
+
     def __init__(
         self,
         message: str,
@@ -25,71 +34,41 @@ class WebError(Exception):
             self.code = code
 
 
-class InvalidInput(WebError):
+class InvalidInput(WebError, status=422, code="invalid_input"):
     """A request field is malformed (422)."""
 
-    status_code = 422
-    code = "invalid_input"
 
-
-class NotFound(WebError):
+class NotFound(WebError, status=404, code="not_found"):
     """No such law, version or article (404)."""
 
-    status_code = 404
-    code = "not_found"
 
-
-class Unauthorized(WebError):
+class Unauthorized(WebError, status=401, code="unauthorized"):
     """No API key, or one that is unknown or revoked (401)."""
 
-    status_code = 401
-    code = "unauthorized"
 
-
-class Forbidden(WebError):
+class Forbidden(WebError, status=403, code="forbidden"):
     """The key's role does not grant this (403)."""
 
-    status_code = 403
-    code = "forbidden"
 
-
-class BodyTooLarge(WebError):
+class BodyTooLarge(WebError, status=413, code="body_too_large"):
     """The request body is over LEXGATE_WEB_MAX_BODY_BYTES (413)."""
 
-    status_code = 413
-    code = "body_too_large"
 
-
-class DatabaseUnavailable(WebError):
+class DatabaseUnavailable(WebError, status=503, code="database_unavailable"):
     """The database cannot be reached, or holds no statutes yet (503)."""
 
-    status_code = 503
-    code = "database_unavailable"
 
-
-class LoginRequired(WebError):
+class LoginRequired(WebError, status=401, code="login_required"):
     """A page needs a key and the browser has none (redirect to /login)."""
 
-    status_code = 401
-    code = "login_required"
 
-
-class ApiKeyError(WebError, ValueError):
+class ApiKeyError(WebError, ValueError, status=422, code="invalid_api_key_request"):
     """A key cannot be created or revoked as asked (unknown role, unknown key id)."""
 
-    status_code = 422
-    code = "invalid_api_key_request"
 
-
-class RoundConflict(WebError):
+class RoundConflict(WebError, status=409, code="round_conflict"):
     """A gate request does not fit the session's round: wrong attempt, another subject (409)."""
 
-    status_code = 409
-    code = "round_conflict"
 
-
-class AuditUnavailable(WebError):
+class AuditUnavailable(WebError, status=503, code="audit_unavailable"):
     """The audit record (tables, mapping store, round store) cannot be written (503)."""
-
-    status_code = 503
-    code = "audit_unavailable"

@@ -18,6 +18,7 @@ from audit.errors import ExportError, SigningKeyError
 from audit.export import default_pack_name, quarter_period
 from audit.models import Period, PseudonymScheme
 from audit.signing import load_signing_key, signature_path
+from lexgate.settings import Settings
 from web.errors import AuditUnavailable, InvalidInput
 
 QUARTER_PATTERN = r"^[0-9]{4}Q[1-4]$"
@@ -33,17 +34,15 @@ def parse_quarter(quarter: str, timezone: str) -> Period:
 
 
 def pack_download(
-    engine: Engine,
-    period: Period,
-    *,
-    timezone: str,
-    scheme: PseudonymScheme,
-    signing_key_path: Path,
+    engine: Engine, quarter: str, *, settings: Settings, scheme: PseudonymScheme
 ) -> FileResponse:
-    """The pack of the period as a zip attachment (the temporary copy is removed after), its
-    detached signature (the .sig file, base64) in the header X-LexGate-Signature."""
+    """The pack of the quarter (2026Q4, in the configured timezone) as a zip attachment (the
+    temporary copy is removed after), its detached signature (the .sig file, base64) in the
+    header X-LexGate-Signature."""
+    period = parse_quarter(quarter, settings.timezone)
+    timezone = settings.timezone
     try:
-        signing_key = load_signing_key(signing_key_path)
+        signing_key = load_signing_key(settings.audit_signing_key_path)
     except SigningKeyError as error:
         raise AuditUnavailable(f"evidence packs cannot be signed: {error}") from error
     directory = Path(tempfile.mkdtemp(prefix="lexgate-pack-"))  # mode 0700

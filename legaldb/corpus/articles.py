@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from legaldb.corpus.errors import UnparsableFile
@@ -64,16 +65,10 @@ def _labelled(
     lines: list[str], subtitle: str | None, amending: bool, notes: list[str]
 ) -> list[_Draft]:
     drafts: list[_Draft] = []
-    chapters: list[tuple[int, str]] = []
-    chapter_path: tuple[str, ...] = (subtitle,) if subtitle else ()
     orphans = 0
     current: _Draft | None = None
-    for line in lines:
-        if not line:
-            continue
-        if line[0] == "#" and (heading := HEADING_RE.match(line)):
-            _enter_heading(chapters, len(heading.group(1)), heading.group(2))
-            chapter_path = ((subtitle,) if subtitle else ()) + tuple(t for _, t in chapters)
+    for chapter_path, line in _under_headings(lines, subtitle):
+        if line is None:
             current = None
             continue
         match = ARTICLE_RE.match(line) if line[0] in "第笫" else None
@@ -87,11 +82,7 @@ def _labelled(
             previous = drafts[-1] if drafts else None
             if previous and not suffix and number > previous.number + 1:
                 notes.append(_gap_note(previous.number, number))
-            current = _Draft(number, suffix, label, chapter_path)
-            drafts.append(current)
-            rest = match.group("rest").strip()
-            if rest:
-                current.lines.append(rest)
+            current = _open(drafts, _Draft(number, suffix, label, chapter_path), match)
         elif current is not None:
             current.lines.append(line)
         else:
@@ -99,6 +90,33 @@ def _labelled(
     if orphans and drafts:
         notes.append(f"{orphans} lines outside any article (preamble, headings' notes) ignored")
     return drafts
+
+
+def _under_headings(
+    lines: list[str], subtitle: str | None
+) -> Iterator[tuple[tuple[str, ...], str | None]]:
+    """Each non-blank line with the chapter path it stands under (the subtitle, then the
+    headings); a heading itself comes as None, for it ends the article before it."""
+    chapters: list[tuple[int, str]] = []
+    chapter_path: tuple[str, ...] = (subtitle,) if subtitle else ()
+    for line in lines:
+        if not line:
+            continue
+        if line[0] == "#" and (heading := HEADING_RE.match(line)):
+            _enter_heading(chapters, len(heading.group(1)), heading.group(2))
+            chapter_path = ((subtitle,) if subtitle else ()) + tuple(t for _, t in chapters)
+            yield chapter_path, None
+        else:
+            yield chapter_path, line
+
+
+def _open(drafts: list[_Draft], draft: _Draft, match: re.Match[str]) -> _Draft:
+    """draft appended to drafts, with the text after its label on the line as its first line."""
+    drafts.append(draft)
+    rest = match.group("rest").strip()
+    if rest:
+        draft.lines.append(rest)
+    return draft
 
 
 def _article_start(
@@ -156,24 +174,17 @@ def _enter_heading(chapters: list[tuple[int, str]], depth: int, text: str) -> No
 def _numbered(lines: list[str], subtitle: str | None) -> list[_Draft]:
     """Articles of a text numbered 一、二、… (修正案, 批复): only in sequence from 一."""
     drafts: list[_Draft] = []
-    chapters: list[tuple[int, str]] = []
     current: _Draft | None = None
-    for line in lines:
-        if not line:
-            continue
-        if line[0] == "#" and (heading := HEADING_RE.match(line)):
-            _enter_heading(chapters, len(heading.group(1)), heading.group(2))
+    for chapter_path, line in _under_headings(lines, subtitle):
+        if line is None:
             current = None
             continue
         match = NUMBERED_RE.match(line)
         if match and _number(match.group("number")) == len(drafts) + 1:
             number = len(drafts) + 1
-            chapter_path = ((subtitle,) if subtitle else ()) + tuple(t for _, t in chapters)
-            current = _Draft(number, None, article_label(number), chapter_path)
-            drafts.append(current)
-            rest = match.group("rest").strip()
-            if rest:
-                current.lines.append(rest)
+            current = _open(
+                drafts, _Draft(number, None, article_label(number), chapter_path), match
+            )
         elif current is not None:
             current.lines.append(line)
     return drafts

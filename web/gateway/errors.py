@@ -16,6 +16,19 @@ class GatewayError(Exception):
     type = "server_error"
     code = "internal_error"
 
+    def __init_subclass__(
+        cls, *, status: int | None = None, type: str | None = None, code: str | None = None
+    ) -> None:
+        """`class ModelNotFound(GatewayError, status=404, type=…, code=…)`: a subclass's status,
+        type and code on its class line; what it leaves out it inherits."""
+        super().__init_subclass__()
+        if status is not None:
+            cls.status_code = status
+        if type is not None:
+            cls.type = type
+        if code is not None:
+            cls.code = code
+
     def __init__(self, message: str, *, param: str | None = None, code: str | None = None):
         super().__init__(message)
         self.message = message
@@ -24,68 +37,42 @@ class GatewayError(Exception):
             self.code = code
 
 
-class BadRequest(GatewayError):
+class BadRequest(GatewayError, status=400, type="invalid_request_error", code="invalid_request"):
     """The app's request cannot be served as asked (400)."""
 
-    status_code = 400
-    type = "invalid_request_error"
-    code = "invalid_request"
 
-
-class ModelNotFound(GatewayError):
+class ModelNotFound(GatewayError, status=404, type="invalid_request_error", code="model_not_found"):
     """The model is not one the gateway maps to an upstream model (404)."""
 
-    status_code = 404
-    type = "invalid_request_error"
-    code = "model_not_found"
 
-
-class NotConfigured(GatewayError):
+class NotConfigured(GatewayError, status=503, type="server_error", code="gateway_not_configured"):
     """No upstream is configured (503)."""
 
-    status_code = 503
-    type = "server_error"
-    code = "gateway_not_configured"
 
-
-class UpstreamError(GatewayError):
+class UpstreamError(GatewayError, status=502, type="upstream_error", code="upstream_error"):
     """The upstream failed: unreachable, 5xx, or its own key refused (502)."""
 
-    status_code = 502
-    type = "upstream_error"
-    code = "upstream_error"
 
-
-class UpstreamTimeout(UpstreamError):
+class UpstreamTimeout(UpstreamError, status=504, code="upstream_timeout"):
     """The upstream did not answer within LEXGATE_GATEWAY_TIMEOUT_S (504)."""
 
-    status_code = 504
-    code = "upstream_timeout"
 
-
-class UpstreamInvalidReply(UpstreamError):
+class UpstreamInvalidReply(UpstreamError, code="upstream_invalid_reply"):
     """The upstream answered something that is not a usable chat completion (502)."""
 
-    code = "upstream_invalid_reply"
 
-
-class UpstreamRejected(UpstreamError):
+class UpstreamRejected(UpstreamError, type="invalid_request_error", code="upstream_rejected"):
     """The upstream refused the app's request (its 4xx status and message are passed on)."""
-
-    type = "invalid_request_error"
-    code = "upstream_rejected"
 
     def __init__(self, message: str, *, status_code: int, param: str | None = None):
         super().__init__(message, param=param)
         self.status_code = status_code
 
 
-class AnswerRefused(GatewayError):
+class AnswerRefused(
+    GatewayError, status=422, type="lexgate_refused", code="citations_not_verified"
+):
     """The round ended exhausted and the policy blocks such answers (422, not retried)."""
-
-    status_code = 422
-    type = "lexgate_refused"
-    code = "citations_not_verified"
 
     def __init__(self, message: str, info: LexGateInfo):
         super().__init__(message)

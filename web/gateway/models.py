@@ -135,16 +135,24 @@ class Usage(_Open):
     total_tokens: int = 0
 
 
-class ChatCompletion(_Open):
-    """The answer delivered to the app."""
+class _Reply(BaseModel):
+    """What an answer and each chunk of a streamed one carry, in the wire format's order;
+    each names its own `object` and `choices`."""
 
     id: str
-    object: Literal["chat.completion"] = "chat.completion"
+    object: str
     created: int
     model: str
-    choices: list[Choice]
+    choices: list[Any]
     usage: Usage | None = None
     lexgate: LexGateInfo | None = None
+
+
+class ChatCompletion(_Reply, _Open):
+    """The answer delivered to the app."""
+
+    object: Literal["chat.completion"] = "chat.completion"
+    choices: list[Choice]
 
 
 class Delta(BaseModel):
@@ -159,16 +167,11 @@ class ChunkChoice(BaseModel):
     logprobs: Any = None
 
 
-class ChatCompletionChunk(BaseModel):
+class ChatCompletionChunk(_Reply):
     """One server-sent event of a streamed answer."""
 
-    id: str
     object: Literal["chat.completion.chunk"] = "chat.completion.chunk"
-    created: int
-    model: str
     choices: list[ChunkChoice]
-    usage: Usage | None = None
-    lexgate: LexGateInfo | None = None
 
 
 class ModelCard(BaseModel):

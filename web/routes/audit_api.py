@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 from starlette.responses import FileResponse
 
 from web.deps import AuditKeyDep, AuditToolsDep, EngineDep, SettingsDep
-from web.packs import QUARTER_PATTERN, pack_download, parse_quarter
+from web.packs import QUARTER_PATTERN, pack_download
 from web.schemas import ERROR_RESPONSES
 
 router = APIRouter(prefix="/api/v1/audit", tags=["audit"])
@@ -34,11 +34,4 @@ def export_quarter(
     """The evidence pack of the quarter (cases whose first answer was gated in it, in the
     configured timezone): the zip `lexgate audit export` writes, checked by `lexgate audit
     verify`."""
-    period = parse_quarter(quarter, settings.timezone)
-    return pack_download(
-        engine,
-        period,
-        timezone=settings.timezone,
-        scheme=tools.pseudonymizer.scheme,
-        signing_key_path=settings.audit_signing_key_path,
-    )
+    return pack_download(engine, quarter, settings=settings, scheme=tools.pseudonymizer.scheme)

@@ -71,11 +71,6 @@ def audit_pack(
     quarter: Annotated[str, Query(max_length=20)],
 ) -> FileResponse:
     """The quarter's evidence pack, for the page's download button (the login cookie's key)."""
-    period = parse_quarter(quarter.strip(), settings.timezone)
     return pack_download(
-        engine,
-        period,
-        timezone=settings.timezone,
-        scheme=tools.pseudonymizer.scheme,
-        signing_key_path=settings.audit_signing_key_path,
+        engine, quarter.strip(), settings=settings, scheme=tools.pseudonymizer.scheme
     )
