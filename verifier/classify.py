@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from legaldb import StatuteRepository
 from legaldb.models import ArticleInfo, LawInfo, Successor, VersionInfo
@@ -69,9 +70,13 @@ def hinted_version(versions: list[VersionInfo], hint: str | None) -> VersionInfo
 
 
 def _article_ref(
-    repo: StatuteRepository, law: LawInfo, version: VersionInfo | None, number: int,
-    suffix: str | None, successor: Successor | None = None,
-) -> ArticleRef:  # fmt: skip
+    repo: StatuteRepository,
+    law: LawInfo,
+    version: VersionInfo | None,
+    number: int,
+    suffix: str | None,
+    successor: Successor | None = None,
+) -> ArticleRef:
     text = None
     if version is not None and version.has_text:
         found = repo.article_text(version.id, number, suffix)
@@ -91,9 +96,13 @@ def _article_ref(
 
 
 def successor_refs(
-    repo: StatuteRepository, law: LawInfo, number: int, suffix: str | None,
-    version: VersionInfo | None, as_of: date,
-) -> tuple[ArticleRef, ...]:  # fmt: skip
+    repo: StatuteRepository,
+    law: LawInfo,
+    number: int,
+    suffix: str | None,
+    version: VersionInfo | None,
+    as_of: date,
+) -> tuple[ArticleRef, ...]:
     """The articles that took over this one, each with its text as in force on as_of."""
     refs = []
     for successor in repo.successors(law.id, number, suffix, version.id if version else None):
@@ -102,9 +111,10 @@ def successor_refs(
             continue
         to_version = repo.version_in_force(to_law.id, as_of) or repo.latest_version(to_law.id)
         refs.append(
-            _article_ref(repo, to_law, to_version, successor.to_number, successor.to_suffix,
-                         successor)
-        )  # fmt: skip
+            _article_ref(
+                repo, to_law, to_version, successor.to_number, successor.to_suffix, successor
+            )
+        )
     return tuple(refs)
 
 
@@ -118,8 +128,9 @@ def _exists_in(
     return version.article_count == 0 or 1 <= number <= version.article_count
 
 
-def _resolved(law: LawInfo, version: VersionInfo | None, number: int, suffix: str | None,
-              text: str | None) -> Resolved:  # fmt: skip
+def _resolved(
+    law: LawInfo, version: VersionInfo | None, number: int, suffix: str | None, text: str | None
+) -> Resolved:
     return Resolved(
         law=law.name,
         version_label=version.label if version else None,
@@ -127,18 +138,6 @@ def _resolved(law: LawInfo, version: VersionInfo | None, number: int, suffix: st
         effective_to=_iso(version.effective_to) if version else None,
         article_label=article_label(number, suffix),
         article_text=text,
-    )
-
-
-def _version_facts(law: LawInfo, version: VersionInfo, **extra: object) -> Facts:
-    return Facts(
-        law=law.name,
-        level=law.level,
-        article_count=version.article_count or None,
-        version_label=version.label,
-        effective_from=_iso(version.effective_from),
-        effective_to=_iso(version.effective_to),
-        **extra,  # type: ignore[arg-type]
     )
 
 
@@ -152,171 +151,246 @@ def classify(
     as_of: date,
     version_hint: str | None = None,
 ) -> Classification:
-    """Status, reason and facts of one cited provision on as_of."""
+    """Status, reason and facts of one cited provision on as_of: the rules of the module's
+    docstring in order, each a stage that decides or passes the citation on."""
     law = repo.resolve(law_name) if law_name else None
     if law is None:
-        level = repo.guess_level(law_name) if law_name else None
-        return Classification(
-            "unverified",
-            "law_not_found",
-            Facts(law=law_name, level=level,
-                  level_covered=repo.covers_completely(level) if level else False),
+        return _law_not_found(repo, law_name)
+    cited = _Cited.of(repo, law, number, suffix, paragraph, item, as_of, version_hint)
+    decided = _repealed(cited) or _named_version(cited)
+    if decided is not None:
+        return decided
+    if cited.in_force is None:
+        return _nothing_in_force(cited)
+    return _in_force(cited, cited.in_force)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cited:
+    """What the stages look at: the provision asked about, its law, and the law's versions as
+    they stand on as_of (in force, the next one to come, the one a qualifier names)."""
+
+    repo: StatuteRepository
+    law: LawInfo
+    number: int
+    suffix: str | None
+    paragraph: int | None
+    item: int | None
+    as_of: date
+    versions: list[VersionInfo]
+    in_force: VersionInfo | None
+    upcoming: VersionInfo | None
+    named: VersionInfo | None
+    upcoming_facts: dict[str, Any]
+
+    @classmethod
+    def of(
+        cls,
+        repo: StatuteRepository,
+        law: LawInfo,
+        number: int,
+        suffix: str | None,
+        paragraph: int | None,
+        item: int | None,
+        as_of: date,
+        version_hint: str | None,
+    ) -> _Cited:
+        versions = repo.versions(law.id)
+        upcoming = next(
+            (v for v in versions if v.effective_from is not None and v.effective_from > as_of),
             None,
+        )
+        upcoming_facts: dict[str, Any] = (
+            {
+                "upcoming_version": upcoming.label,
+                "upcoming_effective_from": _iso(upcoming.effective_from),
+            }
+            if upcoming is not None
+            else {}
+        )
+        return cls(
+            repo, law, number, suffix, paragraph, item, as_of, versions,
+            in_force=repo.version_in_force(law.id, as_of),
+            upcoming=upcoming,
+            named=hinted_version(versions, version_hint),
+            upcoming_facts=upcoming_facts,
         )  # fmt: skip
-    versions = repo.versions(law.id)
-    in_force = repo.version_in_force(law.id, as_of)
-    repeal = repo.repeal(law.id)
 
-    # 2. Repealed (on a known date, or on a date no source gives).
-    if repeal is not None and (
-        repeal.repealed_on is None or (as_of >= repeal.repealed_on and in_force is None)
+    def exists_in(self, version: VersionInfo) -> bool:
+        return _exists_in(self.repo, version, self.number, self.suffix)
+
+    def article_in(self, version: VersionInfo) -> ArticleInfo | None:
+        return self.repo.article(version.id, self.number, self.suffix)
+
+    def facts(self, version: VersionInfo, **extra: Any) -> Facts:
+        """The facts of the law in a version (its dates, article count) and any extra ones."""
+        return Facts(
+            law=self.law.name,
+            level=self.law.level,
+            article_count=version.article_count or None,
+            version_label=version.label,
+            effective_from=_iso(version.effective_from),
+            effective_to=_iso(version.effective_to),
+            **extra,
+        )
+
+    def held_to(
+        self,
+        version: VersionInfo | None,
+        status: Status,
+        reason: Reason,
+        facts: Facts,
+        article: ArticleInfo | None = None,
+    ) -> Classification:
+        """The verdict, the citation held to this version (and this article of it)."""
+        resolved = _resolved(self.law, version, self.number, self.suffix, None)
+        return Classification(status, reason, facts, resolved, self.law, version, article)
+
+
+def _law_not_found(repo: StatuteRepository, law_name: str | None) -> Classification:
+    """1. Not in the data: the level its name suggests, and whether the data covers it."""
+    level = repo.guess_level(law_name) if law_name else None
+    covered = repo.covers_completely(level) if level else False
+    facts = Facts(law=law_name, level=level, level_covered=covered)
+    return Classification("unverified", "law_not_found", facts, None)
+
+
+def _repealed(cited: _Cited) -> Classification | None:
+    """2. Repealed on as_of, or on a date no source gives (unless the article never was)."""
+    repo, law, repeal = cited.repo, cited.law, cited.repo.repeal(cited.law.id)
+    if repeal is None or (
+        repeal.repealed_on is not None
+        and (cited.as_of < repeal.repealed_on or cited.in_force is not None)
     ):
-        last = versions[-1] if versions else None
-        successor = repo.law(repeal.successor_law_id) if repeal.successor_law_id else None
-        repeal_facts = {
-            "repealed_on": _iso(repeal.repealed_on),
-            "repealed_by": repeal.repealed_by,
-            "repeal_note": repeal.note,
-            "successor_law": successor.name if successor else None,
-        }
-        if last is not None and not _exists_in(repo, last, number, suffix):
-            return Classification(
-                "unverified", "article_not_found", _version_facts(law, last, **repeal_facts),
-                _resolved(law, last, number, suffix, None), law, last,
-            )  # fmt: skip
-        facts = _version_facts(
-            law, last, successors=successor_refs(repo, law, number, suffix, None, as_of),
-            **repeal_facts,
-        ) if last else Facts(law=law.name, level=law.level, **repeal_facts)  # type: ignore[arg-type]  # fmt: skip
-        return Classification(
-            "deprecated", "repealed", facts, _resolved(law, last, number, suffix, None),
-            law, last, repo.article(last.id, number, suffix) if last else None,
-        )  # fmt: skip
+        return None
+    last = cited.versions[-1] if cited.versions else None
+    successor = repo.law(repeal.successor_law_id) if repeal.successor_law_id else None
+    repeal_facts: dict[str, Any] = {
+        "repealed_on": _iso(repeal.repealed_on),
+        "repealed_by": repeal.repealed_by,
+        "repeal_note": repeal.note,
+        "successor_law": successor.name if successor else None,
+    }
+    if last is None:
+        return cited.held_to(
+            None, "deprecated", "repealed", Facts(law=law.name, level=law.level, **repeal_facts)
+        )
+    if not cited.exists_in(last):
+        return cited.held_to(
+            last, "unverified", "article_not_found", cited.facts(last, **repeal_facts)
+        )
+    successors = successor_refs(repo, law, cited.number, cited.suffix, None, cited.as_of)
+    facts = cited.facts(last, successors=successors, **repeal_facts)
+    return cited.held_to(last, "deprecated", "repealed", facts, cited.article_in(last))
 
-    upcoming = next(
-        (v for v in versions if v.effective_from is not None and v.effective_from > as_of), None
+
+def _named_version(cited: _Cited) -> Classification | None:
+    """3. A qualifier names a version other than the one in force."""
+    named, in_force = cited.named, cited.in_force
+    if named is None or (in_force is not None and named.id == in_force.id):
+        return None
+    if not cited.exists_in(named):
+        return cited.held_to(named, "unverified", "article_not_found", cited.facts(named))
+    article = cited.article_in(named)
+    if named.effective_from is not None and named.effective_from > cited.as_of:
+        return cited.held_to(
+            named, "notYetEffective", "not_yet_effective", cited.facts(named), article
+        )
+    corresponding = _corresponding(
+        cited.repo, cited.law, named, in_force, cited.number, cited.suffix, cited.as_of
     )
-    upcoming_facts = (
-        {
-            "upcoming_version": upcoming.label,
-            "upcoming_effective_from": _iso(upcoming.effective_from),
-        }
-        if upcoming is not None
-        else {}
+    facts = cited.facts(named, corresponding=corresponding, **cited.upcoming_facts)
+    return cited.held_to(named, "deprecated", "superseded", facts, article)
+
+
+def _nothing_in_force(cited: _Cited) -> Classification:
+    """4. No version in force yet, or its dates unknown."""
+    first_future = cited.upcoming
+    if first_future is None:
+        last = cited.versions[-1] if cited.versions else None
+        law = cited.law
+        facts = cited.facts(last) if last else Facts(law=law.name, level=law.level)
+        return cited.held_to(last, "unverified", "effective_date_unknown", facts)
+    article = cited.article_in(first_future)
+    if first_future is cited.versions[0] and first_future.label.endswith(AMENDED_LABELS):
+        # The earliest text in the data amends an older one the data lacks (刑法 2023年修正
+        # before 2024-03-01): the text in force on as_of is outside the data.
+        return cited.held_to(
+            first_future, "unverified", "version_not_in_data", cited.facts(first_future), article
+        )
+    if cited.exists_in(first_future):
+        return cited.held_to(
+            first_future, "notYetEffective", "not_yet_effective", cited.facts(first_future), article
+        )
+    return cited.held_to(
+        first_future, "unverified", "article_not_found", cited.facts(first_future), article
     )
 
-    # 3. A named version other than the one in force.
-    cited = hinted_version(versions, version_hint)
-    if cited is not None and (in_force is None or cited.id != in_force.id):
-        if not _exists_in(repo, cited, number, suffix):
-            return Classification(
-                "unverified", "article_not_found", _version_facts(law, cited),
-                _resolved(law, cited, number, suffix, None), law, cited,
-            )  # fmt: skip
-        if cited.effective_from is not None and cited.effective_from > as_of:
-            return Classification(
-                "notYetEffective", "not_yet_effective", _version_facts(law, cited),
-                _resolved(law, cited, number, suffix, None), law, cited,
-                repo.article(cited.id, number, suffix),
-            )  # fmt: skip
-        corresponding = _corresponding(repo, law, cited, in_force, number, suffix, as_of)
-        return Classification(
-            "deprecated", "superseded",
-            _version_facts(law, cited, corresponding=corresponding, **upcoming_facts),
-            _resolved(law, cited, number, suffix, None), law, cited,
-            repo.article(cited.id, number, suffix),
-        )  # fmt: skip
 
-    # 4. Nothing in force yet (or dates unknown).
-    if in_force is None:
-        first_future = upcoming
-        if (
-            first_future is not None
-            and first_future is versions[0]
-            and first_future.label.endswith(AMENDED_LABELS)
-        ):
-            # The earliest text in the data amends an older one the data lacks (刑法 2023年修正
-            # before 2024-03-01): the text in force on as_of is outside the data.
-            return Classification(
-                "unverified", "version_not_in_data", _version_facts(law, first_future),
-                _resolved(law, first_future, number, suffix, None), law, first_future,
-                repo.article(first_future.id, number, suffix),
-            )  # fmt: skip
-        if first_future is not None:
-            exists = _exists_in(repo, first_future, number, suffix)
-            return Classification(
-                "notYetEffective" if exists else "unverified",
-                "not_yet_effective" if exists else "article_not_found",
-                _version_facts(law, first_future),
-                _resolved(law, first_future, number, suffix, None), law, first_future,
-                repo.article(first_future.id, number, suffix),
-            )  # fmt: skip
-        last = versions[-1] if versions else None
-        return Classification(
-            "unverified", "effective_date_unknown",
-            _version_facts(law, last) if last else Facts(law=law.name, level=law.level),
-            _resolved(law, last, number, suffix, None), law, last,
-        )  # fmt: skip
+def _in_force(cited: _Cited, in_force: VersionInfo) -> Classification:
+    """5.-7. The article in the version in force: missing, deleted, its 款 or 项 beyond the
+    article's, else verified."""
+    upcoming = cited.upcoming
+    article = cited.article_in(in_force) if in_force.has_text else None
+    if article is None and (in_force.has_text or not cited.exists_in(in_force)):
+        if upcoming is not None and cited.exists_in(upcoming):
+            return cited.held_to(
+                upcoming,
+                "notYetEffective",
+                "not_yet_effective",
+                cited.facts(upcoming),
+                cited.article_in(upcoming),
+            )
+        facts = cited.facts(in_force, **cited.upcoming_facts)
+        return cited.held_to(in_force, "unverified", "article_not_found", facts)
+    if article is not None:
+        missing_part = _missing_part(cited, in_force, article)
+        if missing_part is not None:
+            return missing_part
+    facts = cited.facts(in_force, **cited.upcoming_facts)
+    return cited.held_to(in_force, "verified", "in_force", facts, article)
 
-    # 5. The article in the version in force.
-    article = repo.article(in_force.id, number, suffix) if in_force.has_text else None
-    if article is None and not (
-        not in_force.has_text and _exists_in(repo, in_force, number, suffix)
-    ):
-        if upcoming is not None and _exists_in(repo, upcoming, number, suffix):
-            return Classification(
-                "notYetEffective", "not_yet_effective", _version_facts(law, upcoming),
-                _resolved(law, upcoming, number, suffix, None), law, upcoming,
-                repo.article(upcoming.id, number, suffix),
-            )  # fmt: skip
-        return Classification(
-            "unverified", "article_not_found", _version_facts(law, in_force, **upcoming_facts),
-            _resolved(law, in_force, number, suffix, None), law, in_force,
-        )  # fmt: skip
-    resolved = _resolved(law, in_force, number, suffix, None)
 
-    # 6. Deleted, 款, 项.
-    if article is not None and article.deleted:
-        return Classification(
-            "deprecated", "article_deleted", _version_facts(law, in_force, **upcoming_facts),
-            resolved, law, in_force, article,
-        )  # fmt: skip
-    if article is not None and paragraph is not None and paragraph > article.paragraph_count:
-        return Classification(
-            "unverified", "paragraph_not_found",
-            _version_facts(law, in_force, paragraph_count=article.paragraph_count),
-            resolved, law, in_force, article,
-        )  # fmt: skip
-    if article is not None and item is not None:
-        if paragraph is not None:
-            available = article.item_counts[paragraph - 1] if article.item_counts else 0
-        else:
-            available = max(article.item_counts, default=0)
-        if item > available:
-            return Classification(
-                "unverified", "item_not_found",
-                _version_facts(law, in_force, item_count=available),
-                resolved, law, in_force, article,
-            )  # fmt: skip
-
-    # 7. Verified.
-    return Classification(
-        "verified", "in_force", _version_facts(law, in_force, **upcoming_facts),
-        resolved, law, in_force, article,
-    )  # fmt: skip
+def _missing_part(
+    cited: _Cited, in_force: VersionInfo, article: ArticleInfo
+) -> Classification | None:
+    """6. A deleted article, or a 款 or 项 beyond the article's."""
+    paragraph, item = cited.paragraph, cited.item
+    if article.deleted:
+        facts = cited.facts(in_force, **cited.upcoming_facts)
+        return cited.held_to(in_force, "deprecated", "article_deleted", facts, article)
+    if paragraph is not None and paragraph > article.paragraph_count:
+        facts = cited.facts(in_force, paragraph_count=article.paragraph_count)
+        return cited.held_to(in_force, "unverified", "paragraph_not_found", facts, article)
+    if item is None:
+        return None
+    if paragraph is not None:
+        available = article.item_counts[paragraph - 1] if article.item_counts else 0
+    else:
+        available = max(article.item_counts, default=0)
+    if item > available:
+        facts = cited.facts(in_force, item_count=available)
+        return cited.held_to(in_force, "unverified", "item_not_found", facts, article)
+    return None
 
 
 def _corresponding(
-    repo: StatuteRepository, law: LawInfo, cited: VersionInfo, in_force: VersionInfo | None,
-    number: int, suffix: str | None, as_of: date,
-) -> ArticleRef | None:  # fmt: skip
+    repo: StatuteRepository,
+    law: LawInfo,
+    cited: VersionInfo,
+    in_force: VersionInfo | None,
+    number: int,
+    suffix: str | None,
+    as_of: date,
+) -> ArticleRef | None:
     """The article of the version in force that corresponds to an article of an older version."""
     if in_force is None:
         return None
     for successor in repo.successors(law.id, number, suffix, cited.id):
         if successor.to_version_id in (in_force.id, None) and successor.to_law_id == law.id:
-            return _article_ref(repo, law, in_force, successor.to_number, successor.to_suffix,
-                                successor)  # fmt: skip
+            return _article_ref(
+                repo, law, in_force, successor.to_number, successor.to_suffix, successor
+            )
     if _exists_in(repo, in_force, number, suffix):
         return _article_ref(repo, law, in_force, number, suffix)
     return None

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from extractor.models import Citation
 
 # --- Content checks: quotes (verifier.quotes) and numbers (verifier.numbers) ---
 
@@ -78,6 +80,9 @@ Reason = Literal[
     "effective_date_unknown",
     "version_not_in_data",
 ]
+
+# The status as a person reads it (a repealed law's articles: 已废止, apart from 已修改).
+Badge = Literal["现行有效", "已修改", "已废止", "尚未生效", "未能核验"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,13 +206,9 @@ NO_SUPPORT = Support("unknown")
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """One citation with its status, reason, facts and content checks.
+    """One citation (the extractor's) with its status, reason, facts and content checks."""
 
-    `citation` is the extractor's `Citation` (typed loosely here so models import no
-    algorithm or extractor code).
-    """
-
-    citation: Any
+    citation: Citation
     status: Status
     reason: Reason
     facts: Facts
