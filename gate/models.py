@@ -12,7 +12,9 @@ from verifier.models import CheckResult, Verdict
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", json_schema_serialization_defaults_required=True
+    )
 
 
 class ChatMessage(_Frozen):

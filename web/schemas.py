@@ -1,15 +1,42 @@
 """Pydantic schemas of the HTTP API (requests and responses); never ORM models.
 
-The check response mirrors `verifier.result_to_json` (the CLI's JSON) field for field; a test
-validates real responses against these models with extra fields forbidden, so they cannot drift.
+The responses hold the core models themselves (the verifier's dataclasses, the gate's pydantic
+models) or are built from their fields, so there is one definition of each; the check response
+is `verifier.result_to_json` (the CLI's JSON), and a test validates real responses against
+these models with extra fields forbidden.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from extractor.models import Citation
+from gate.models import (
+    Decision,
+    Delivery,
+    Fact,
+    Failure,
+    RateCounts,
+    RerunRequest,
+    RoundState,
+    Standard,
+)
+from verifier.models import (
+    ArticleRef,
+    Badge,
+    Difference,
+    Facts,
+    FoundIn,
+    NumberConflict,
+    QuoteCheck,
+    Resolved,
+    Support,
+    Verdict,
+)
 
 
 class Schema(BaseModel):
@@ -64,119 +91,85 @@ class CheckRequest(Schema):
     )
 
 
+def _fields(core: type, *, absent: bool = False, **replaced: Any) -> dict[str, Any]:
+    """A core dataclass's fields as pydantic field definitions, in order and all required;
+    `replaced` gives some another (type, default), None leaves one out. absent: the JSON leaves
+    out the fields that are None or empty, so each keeps its default (None if it has none)."""
+    hints = get_type_hints(core)
+    fields: dict[str, Any] = {}
+    for field in dataclasses.fields(core):
+        spec = replaced.get(field.name, (hints[field.name], ...))
+        if spec is None:
+            continue
+        if absent and spec[1] is ...:
+            if field.default is not dataclasses.MISSING:
+                spec = (spec[0], field.default)
+            elif type(None) in get_args(spec[0]):
+                spec = (spec[0], None)
+        fields[field.name] = spec
+    return fields
+
+
+def derived(core: type, *, absent: bool = False, **replaced: Any) -> type[Schema]:
+    """The schema `<Core>Out` of a core dataclass (its fields, see `_fields`, and docstring)."""
+    return create_model(
+        f"{core.__name__}Out",
+        __base__=Schema,
+        __doc__=core.__doc__,
+        __module__=__name__,
+        **_fields(core, absent=absent, **replaced),
+    )
+
+
 class SpanOut(Schema):
+    """A span of the answer (`extractor.Span`), its text left out unless with_text."""
+
     text: str | None = Field(default=None, description="Only with with_text.")
     start: int
     end: int
 
 
-class ArticleRefOut(Schema):
-    law: str
-    article: int
-    article_suffix: str | None = None
-    label: str
-    version_label: str | None = None
-    text: str | None = None
-    kind: str | None = None
-    similarity: float | None = None
-    changed: bool = False
-    note: str | None = None
-
-
-class FactsOut(Schema):
-    """Only the facts that apply are present."""
-
-    law: str | None = None
-    level: str | None = None
-    level_covered: bool | None = None
-    article_count: int | None = None
-    version_label: str | None = None
-    effective_from: str | None = None
-    effective_to: str | None = None
-    repealed_on: str | None = None
-    repealed_by: str | None = None
-    repeal_note: str | None = None
-    successor_law: str | None = None
-    successors: list[ArticleRefOut] = []
-    corresponding: ArticleRefOut | None = None
-    recited_version: str | None = None
-    recited_article: str | None = None
-    upcoming_version: str | None = None
-    upcoming_effective_from: str | None = None
-    paragraph_count: int | None = None
-    item_count: int | None = None
-
-
-class ResolvedOut(Schema):
-    law: str
-    version_label: str | None
-    effective_from: str | None
-    effective_to: str | None
-    article_label: str | None
-    article_text: str | None = Field(default=None, description="Only with with_text.")
-
-
-class FoundInOut(Schema):
-    law: str
-    article_label: str
-    version_label: str | None
-    score: float
-    where: Literal["same_law", "other_version", "elsewhere"]
-
-
-class QuoteCheckOut(Schema):
-    verdict: Literal["match", "partial", "mismatch", "none"]
-    score: float | None
-    found_in: list[FoundInOut]
-
-
-class NumberConflictOut(Schema):
-    kind: str
-    claim_value: float
-    article_values: list[float]
-    claim_surface: str
-    article_surfaces: list[str]
-
-
-class DifferenceOut(Schema):
-    kind: Literal["number", "condition"]
-    stated: str
-    article: str
-
-
-class SupportOut(Schema):
-    verdict: Literal["supports", "partly", "unsupported", "unknown"]
-    evidence: str | None = None
-    score: float | None = None
-    coverage: float | None = None
-    best_other: float | None = None
-    differences: list[DifferenceOut] = []
-    found_in: list[FoundInOut] = []
-
-
-class CitationOut(Schema):
-    surface: str
-    start: int
-    end: int
-    law_as_written: str | None
-    law: str | None
-    implicit: bool
-    article: int
-    article_suffix: str | None
-    paragraph: int | None
-    item: int | None
-    quote: SpanOut | None
-    range: bool
-    version_hint: str | None
-    claim: SpanOut | None
-    status: Literal["verified", "deprecated", "notYetEffective", "unverified"]
-    reason: str
-    badge: Literal["现行有效", "已修改", "已废止", "尚未生效", "未能核验"]
-    facts: FactsOut
-    resolved: ResolvedOut | None
-    quote_check: QuoteCheckOut
-    number_conflicts: list[NumberConflictOut]
-    support: SupportOut
+# The check's citation: the extractor's Citation, then the verifier's Verdict with the badge,
+# each part derived from the verifier's model of it (spans and the article's text left out
+# unless with_text; facts and support without their None and empty fields).
+if TYPE_CHECKING:
+    CitationOut = BaseModel
+else:
+    ArticleRefOut = derived(ArticleRef, absent=True)
+    FactsOut = derived(
+        Facts,
+        absent=True,
+        successors=(list[ArticleRefOut], []),
+        corresponding=(ArticleRefOut | None, None),
+    )
+    ResolvedOut = derived(Resolved, article_text=(str | None, None))
+    FoundInOut = derived(FoundIn, absent=True)
+    QuoteCheckOut = derived(QuoteCheck, found_in=(list[FoundInOut], ...))
+    NumberConflictOut = derived(NumberConflict)
+    DifferenceOut = derived(Difference)
+    SupportOut = derived(
+        Support,
+        absent=True,
+        differences=(list[DifferenceOut], []),
+        found_in=(list[FoundInOut], []),
+    )
+    CitationOut = create_model(
+        "CitationOut",
+        __base__=Schema,
+        __doc__="One citation: the extractor's Citation and the verifier's Verdict of it.",
+        __module__=__name__,
+        **_fields(Citation, quote=(SpanOut | None, ...), claim=(SpanOut | None, ...)),
+        badge=(Badge, ...),
+        **_fields(
+            Verdict,
+            citation=None,
+            facts=(FactsOut, ...),
+            resolved=(ResolvedOut | None, ...),
+            quote_check=(QuoteCheckOut, ...),
+            number_conflicts=(list[NumberConflictOut], ...),
+            support=(SupportOut, ...),
+        ),
+    )
 
 
 class SummaryOut(Schema):
@@ -278,7 +271,7 @@ class ArticleDetail(Schema):
     )
     versions: list[ArticleVersionOut] = Field(description="Every version, oldest first.")
     repeal: RepealOut | None
-    successors: list[ArticleRefOut] = Field(description="Articles that took this one over.")
+    successors: list[ArticleRef] = Field(description="Articles that took this one over.")
 
 
 # --- health ---------------------------------------------------------------------------------
@@ -295,7 +288,7 @@ class ReadyResponse(Schema):
     articles: int
 
 
-# --- POST /gate, POST /premise (the gate's types, field for field) --------------------------
+# --- POST /gate, POST /premise (the gate's own models inside) -------------------------------
 
 
 class GateRequest(Schema):
@@ -329,74 +322,9 @@ class GateRequest(Schema):
     )
 
 
-class RateCountsOut(Schema):
-    citations: int
-    provisions: int
-    verified: int
-    content_unsupported: int = 0
-    deprecated: int
-    not_yet_effective: int
-    unverified: int
-
-
-class ProvisionOut(Schema):
-    law: str | None
-    article: int
-    article_suffix: str | None
-    paragraph: int | None
-    item: int | None
-    label: str
-
-
-class FailureOut(Schema):
-    signal: str
-    correctable: bool
-    provision: ProvisionOut
-    surface: str
-    start: int
-    end: int
-    detail: str | None
-
-
-class EvidenceOut(Schema):
-    text: str
-    start: int | None
-    end: int | None
-    note: str | None
-
-
-class StandardOut(Schema):
-    name: str
-    passed: bool
-    summary: str
-    evidence: list[EvidenceOut]
-
-
-class FactOut(Schema):
-    kind: str
-    text: str
-    law: str | None
-    provision: str | None
-
-
-class ChatMessageOut(Schema):
-    role: Literal["system", "user", "assistant"]
-    content: str
-
-
-class RerunRequestOut(Schema):
-    messages: list[ChatMessageOut]
-    session_id: str
-    attempt: int
-
-
 class RoundOut(Schema):
-    state: Literal[
-        "open", "passed", "passed_after_rerun", "data_boundary", "exhausted", "regenerator_error"
-    ]
-    delivery: Literal["deliver_with_badges", "block"] | None = Field(
-        description="Set once the round has ended."
-    )
+    state: RoundState
+    delivery: Delivery | None = Field(description="Set once the round has ended.")
     attempts: int = Field(description="Answers recorded in the round so far.")
     max_attempts: int
     next_attempt: int | None = Field(description="The attempt to send next; null: ended.")
@@ -411,16 +339,16 @@ class GateResponse(Schema):
     case_id: str = Field(description="The audit case the round is recorded as.")
     attempt: int
     as_of: str
-    decision: Literal["pass", "rerun", "pass_boundary", "no_citations"]
+    decision: Decision
     verifiable_rate: float | None = Field(description="null when nothing is cited.")
-    counts: RateCountsOut
-    failures: list[FailureOut]
-    standards: list[StandardOut] = Field(description="The seven standards, in order.")
-    injected_facts: list[FactOut] = Field(
+    counts: RateCounts
+    failures: list[Failure]
+    standards: list[Standard] = Field(description="The seven standards, in order.")
+    injected_facts: list[Fact] = Field(
         description="The facts of the rerun request that produced this answer."
     )
-    facts: list[FactOut] = Field(description="The facts from this answer's failures.")
-    rerun_request: RerunRequestOut | None = Field(
+    facts: list[Fact] = Field(description="The facts from this answer's failures.")
+    rerun_request: RerunRequest | None = Field(
         description="What to send to the model for the next attempt; null when none is asked."
     )
     round: RoundOut
@@ -433,4 +361,4 @@ class PremiseRequest(Schema):
 
 class PremiseResponse(Schema):
     as_of: str
-    facts: list[FactOut] = Field(description="Facts to put into the generation prompt.")
+    facts: list[Fact] = Field(description="Facts to put into the generation prompt.")

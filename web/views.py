@@ -13,10 +13,10 @@ from datetime import date
 from legaldb import StatuteRepository
 from legaldb.models import ArticleText, LawInfo, VersionInfo
 from textnorm import article_label
+from verifier.models import ArticleRef
 from web.errors import NotFound
 from web.schemas import (
     ArticleDetail,
-    ArticleRefOut,
     ArticleVersionOut,
     DiffPart,
     LawDetail,
@@ -254,7 +254,7 @@ def article_detail(
         )
         previous_text = text.text if text else None
     successors = [
-        ArticleRefOut(
+        ArticleRef(
             law=(repo.law(s.to_law_id) or law).name,
             article=s.to_number,
             article_suffix=s.to_suffix,
