@@ -3,15 +3,18 @@
 Pure: built from plain rows (the repository runs the SQL), answers without I/O. It holds no
 article texts, so the national corpus fits in tens of megabytes and a lookup is a few dict
 probes and one bisect. A version's article structure is kept as one marshalled block of rows
-and made into `ArticleInfo` objects the first time the version is asked for: a process touches
-a few hundred versions, and a million articles stay a few bytes each until then.
+packed (`PackedArticles`: the numbers as one array, each article's row marshalled apart), and
+an `ArticleInfo` is made only for an article asked for: a process touches a few hundred
+versions and few of their articles, a million articles stay a few bytes each, and the first
+lookup in a version costs a bisection and one small unmarshal, not the whole version's objects.
 """
 
 from __future__ import annotations
 
 import marshal
 import re
-from bisect import bisect_right
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -98,11 +101,11 @@ class StatuteIndex:
     # per law: the dated versions sorted by effective_from, and their start ordinals
     dated: dict[int, tuple[VersionInfo, ...]] = field(default_factory=dict)
     starts: dict[int, list[int]] = field(default_factory=dict)
-    # per version: its article rows (number, suffix, label, deleted, item_counts, chapter_path)
-    # marshalled; `articles` holds the versions already made into objects (version_articles)
-    article_rows: dict[int, bytes] = field(default_factory=dict)
+    # per version: its article structure packed (PackedArticles.pack); `articles` holds the
+    # versions already asked for, each making its ArticleInfo objects one by one on demand
+    article_rows: dict[int, Packed] = field(default_factory=dict)
     article_totals: dict[int, int] = field(default_factory=dict)
-    articles: dict[int, dict[tuple[int, str | None], ArticleInfo]] = field(default_factory=dict)
+    articles: dict[int, PackedArticles] = field(default_factory=dict)
     repeals: dict[int, RepealInfo] = field(default_factory=dict)
     successors: dict[tuple[int, int, str | None], tuple[Successor, ...]] = field(
         default_factory=dict
@@ -166,24 +169,17 @@ class StatuteIndex:
         for version_id, *row in rows:
             grouped.setdefault(version_id, []).append(tuple(row))
         for version_id, items in grouped.items():
-            self.article_rows[version_id] = marshal.dumps(tuple(items))
+            self.article_rows[version_id] = PackedArticles.pack(items)
             self.article_totals[version_id] = len(items)
             self.articles.pop(version_id, None)
 
-    def version_articles(self, version_id: int) -> dict[tuple[int, str | None], ArticleInfo]:
-        """The structure of a version's articles by (number, suffix), made on first use."""
+    def version_articles(self, version_id: int) -> PackedArticles:
+        """The structure of a version's articles, `.get((number, suffix))` (none: empty)."""
         found = self.articles.get(version_id)
         if found is None:
-            block = self.article_rows.get(version_id)
-            found = {}
-            for number, suffix, label, deleted, item_counts, chapter_path in (
-                marshal.loads(block) if block else ()
-            ):
-                found[number, suffix] = ArticleInfo(
-                    version_id, number, suffix, label, deleted, len(item_counts), item_counts,
-                    chapter_path,
-                )  # fmt: skip
-            self.articles[version_id] = found
+            found = self.articles[version_id] = PackedArticles(
+                version_id, self.article_rows.get(version_id, _NO_ARTICLES)
+            )
         return found
 
     def add_repeals(self, repeals: Iterable[RepealInfo]) -> None:
@@ -322,6 +318,82 @@ def _date(ordinal: int | None) -> date | None:
 _NEVER = date.max.toordinal() + 1
 _MEMO_LIMIT = 8192
 
+# A version's articles packed: numbers (array "i" as bytes, sorted by (number, suffix)), the
+# suffixes in the same order (None when the version has none), row offsets (array "I" as
+# bytes, one more than the articles), the rows (each marshal of (label, deleted, item_counts,
+# chapter index)), and the version's distinct chapter paths (marshal of a tuple).
+Packed = tuple[bytes, tuple[str | None, ...] | None, bytes, bytes, bytes]
+_NO_ARTICLES: Packed = (b"", None, array("I", [0]).tobytes(), b"", marshal.dumps(()))
+
+
+class PackedArticles:
+    """One version's article structure, an `ArticleInfo` made only for an article asked for.
+
+    `get((number, suffix))` bisects the numbers and unmarshals that article's row alone; what
+    it made is kept, so the same article is the same object every time.
+    """
+
+    __slots__ = ("made", "numbers", "offsets", "paths", "rows", "suffixes", "version_id")
+
+    def __init__(self, version_id: int, packed: Packed) -> None:
+        numbers, self.suffixes, offsets, self.rows, paths = packed
+        self.version_id = version_id
+        self.numbers = array("i")
+        self.numbers.frombytes(numbers)
+        self.offsets = array("I")
+        self.offsets.frombytes(offsets)
+        self.paths: tuple[tuple[str, ...], ...] | bytes = paths  # unmarshalled on first use
+        self.made: dict[tuple[int, str | None], ArticleInfo] = {}
+
+    @staticmethod
+    def pack(rows: Iterable[tuple[Any, ...]]) -> Packed:
+        """Pack rows (number, suffix, label, deleted, item_counts, chapter_path)."""
+        ordered = sorted(rows, key=lambda row: (row[0], row[1] or ""))
+        paths: dict[tuple[str, ...], int] = {}
+        blobs, offsets, position = [], [0], 0
+        for _, _, label, deleted, item_counts, chapter_path in ordered:
+            chapter = paths.setdefault(tuple(chapter_path), len(paths))
+            blob = marshal.dumps((label, bool(deleted), tuple(item_counts), chapter))
+            blobs.append(blob)
+            position += len(blob)
+            offsets.append(position)
+        suffixes = tuple(row[1] for row in ordered)
+        return (
+            array("i", [row[0] for row in ordered]).tobytes(),
+            suffixes if any(suffixes) else None,
+            array("I", offsets).tobytes(),
+            b"".join(blobs),
+            marshal.dumps(tuple(paths)),
+        )
+
+    def get(
+        self, key: tuple[int, str | None], default: ArticleInfo | None = None
+    ) -> ArticleInfo | None:
+        """The article numbered key = (number, suffix), else default."""
+        found = self.made.get(key)
+        if found is not None:
+            return found
+        number, suffix = key
+        numbers = self.numbers
+        position = bisect_left(numbers, number)
+        while position < len(numbers) and numbers[position] == number:
+            if (self.suffixes[position] if self.suffixes else None) == suffix:
+                return self._make(position, number, suffix)
+            position += 1
+        return default
+
+    def _make(self, position: int, number: int, suffix: str | None) -> ArticleInfo:
+        start, end = self.offsets[position], self.offsets[position + 1]
+        label, deleted, item_counts, chapter = marshal.loads(self.rows[start:end])
+        paths = self.paths
+        if isinstance(paths, bytes):
+            paths = self.paths = marshal.loads(paths)
+        found = self.made[number, suffix] = ArticleInfo(
+            self.version_id, number, suffix, label, deleted, len(item_counts), item_counts,
+            paths[chapter],
+        )  # fmt: skip
+        return found
+
 
 class Timeline:
     """One law's dated versions as parallel lists, and a memo of the answers already given.
@@ -349,7 +421,7 @@ class Timeline:
         ends: list[int],
         dated: tuple[VersionInfo, ...],
         fallback: VersionInfo | None,
-        version_articles: Callable[[int], dict[tuple[int, str | None], ArticleInfo]],
+        version_articles: Callable[[int], PackedArticles],
     ) -> None:
         self.law = law
         self.repeal = repeal

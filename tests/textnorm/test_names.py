@@ -1,13 +1,17 @@
-"""Name normalisation: the category some answers write before a law name."""
+"""Name normalisation: the lookup key of a name, and the category some answers write before it."""
 
 from __future__ import annotations
+
+import re
+import unicodedata
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from textnorm import strip_category
+from textnorm import normalize_name, strip_category
 from textnorm.names import CATEGORIES
+from textnorm.width import to_halfwidth
 
 STRIPPED = [
     ("category-zhong-de", "民法商法类中的个人独资企业法", "个人独资企业法"),
@@ -51,3 +55,42 @@ def test_name_without_category_is_kept(written: str) -> None:
 def test_known_category_always_stripped(category: str, joint: str, name: str) -> None:
     """A known category joined by 类 or 类中的 comes off whatever name follows."""
     assert strip_category(f"{category}{joint}{name}法") == f"{name}法"
+
+
+def _normalized_in_full(name: str) -> str:
+    """Every step of normalize_name, with no shortcut for names that need none."""
+    name = unicodedata.normalize("NFC", name)
+    name = to_halfwidth(name).translate(str.maketrans(dict.fromkeys("《》〈〉<>«»", "")))
+    name = re.sub(r"[\s\u3000\u200b\ufeff]+", "", name)
+    return name.translate(str.maketrans({"(": "（", ")": "）"}))
+
+
+NAME_CHARACTERS = st.text(
+    alphabet=st.sampled_from(
+        "中华人民共和国公司法条例（）()《》〈〉<>«» \u3000\u200b\ufeff\t\nＡａ１，ＡＢe\u0301é"
+    ),
+    max_size=20,
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "中华人民共和国公司法",
+        "《公司法》",
+        "公司法(2018)",
+        "公 司\u3000法",
+        "民法典\u200b",
+        "ＡＢ法",
+        "cafe\u0301法",
+    ],
+)
+def test_names_needing_nothing_and_names_needing_work_give_the_full_key(name: str) -> None:
+    """A name none of the steps would change is its own key; the others are worked in full."""
+    assert normalize_name(name) == _normalized_in_full(name)
+
+
+@given(NAME_CHARACTERS)
+def test_the_key_is_always_the_full_normalisation(name: str) -> None:
+    """The shortcut for clean names never gives another key than every step would."""
+    assert normalize_name(name) == _normalized_in_full(name)

@@ -1,0 +1,54 @@
+"""A version's packed article structure: each article found by (number, suffix), made once."""
+
+from __future__ import annotations
+
+import marshal
+
+from legaldb.index import PackedArticles
+from legaldb.models import ArticleInfo
+
+ROWS = [  # (number, suffix, label, deleted, item_counts, chapter_path), not in order
+    (3, None, "第三条", False, (0, 2), ("第一章 总则",)),
+    (1, None, "第一条", False, (0,), ("第一章 总则",)),
+    (2, "之二", "第二条之二", False, (0,), ("第一章 总则",)),
+    (2, None, "第二条", True, (0,), ("第一章 总则",)),
+    (2, "之一", "第二条之一", False, (3,), ("第一章 总则",)),
+    (120, None, "第一百二十条", False, (0, 0, 0), ("第二编", "第五章 罚则")),
+]
+
+
+def _unpacked(version_id: int, packed: object) -> PackedArticles:
+    """As a process reads it back from the snapshot (marshalled and loaded)."""
+    return PackedArticles(version_id, marshal.loads(marshal.dumps(packed)))
+
+
+def test_every_article_is_found_with_its_structure() -> None:
+    """Each row comes back as the ArticleInfo it describes, suffixes told apart."""
+    articles = _unpacked(7, PackedArticles.pack(ROWS))
+    for number, suffix, label, deleted, item_counts, chapter_path in ROWS:
+        assert articles.get((number, suffix)) == ArticleInfo(
+            7, number, suffix, label, deleted, len(item_counts), item_counts, chapter_path
+        )
+
+
+def test_absent_articles_are_none() -> None:
+    """Numbers between, beyond and before the articles, and unknown suffixes, are not found."""
+    articles = _unpacked(7, PackedArticles.pack(ROWS))
+    for key in [(0, None), (4, None), (119, None), (121, None), (2, "之三"), (1, "之一")]:
+        assert articles.get(key) is None
+
+
+def test_the_same_article_is_the_same_object() -> None:
+    """An article asked for twice is made once."""
+    articles = _unpacked(7, PackedArticles.pack(ROWS))
+    assert articles.get((2, "之一")) is articles.get((2, "之一"))
+
+
+def test_a_version_without_suffixes_or_articles() -> None:
+    """Plain numbering needs no suffix list; a version without articles finds nothing."""
+    plain = [row for row in ROWS if row[1] is None]
+    packed = PackedArticles.pack(plain)
+    assert packed[1] is None
+    assert _unpacked(1, packed).get((120, None)) is not None
+    assert _unpacked(1, packed).get((2, "之一")) is None
+    assert _unpacked(2, PackedArticles.pack([])).get((1, None)) is None
