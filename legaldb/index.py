@@ -107,9 +107,13 @@ class StatuteIndex:
     article_totals: dict[int, int] = field(default_factory=dict)
     articles: dict[int, PackedArticles] = field(default_factory=dict)
     repeals: dict[int, RepealInfo] = field(default_factory=dict)
+    # per law: its correspondences (rows, curated first, then by similarity) marshalled, made
+    # into `Successor` objects the first time the law is asked about (successors_of)
+    successor_rows: dict[int, bytes] = field(default_factory=dict)
     successors: dict[tuple[int, int, str | None], tuple[Successor, ...]] = field(
         default_factory=dict
     )
+    successors_made: set[int] = field(default_factory=set)
     timelines: dict[int, Timeline] = field(default_factory=dict)  # built on first use
 
     # --- building -------------------------------------------------------------------------
@@ -189,13 +193,34 @@ class StatuteIndex:
 
     def add_successors(self, successors: Iterable[Successor]) -> None:
         """Register correspondences, curated first, then by similarity."""
-        grouped: dict[tuple[int, int, str | None], list[Successor]] = {}
+        by_law: dict[int, list[Successor]] = {}
         for successor in successors:
-            key = (successor.from_law_id, successor.from_number, successor.from_suffix)
-            grouped.setdefault(key, []).append(successor)
-        for key, items in grouped.items():
-            items.sort(key=lambda s: (s.kind != "curated", -(s.similarity or 0), s.to_number))
-            self.successors[key] = tuple(items)
+            by_law.setdefault(successor.from_law_id, []).append(successor)
+        for law_id, items in by_law.items():
+            items.sort(key=lambda s: (s.from_number, s.from_suffix or "", s.kind != "curated",
+                                      -(s.similarity or 0), s.to_number))  # fmt: skip
+            self.successor_rows[law_id] = marshal.dumps(
+                tuple(
+                    (s.from_law_id, s.from_version_id, s.from_number, s.from_suffix, s.to_law_id,
+                     s.to_version_id, s.to_number, s.to_suffix, s.kind, s.similarity, s.changed,
+                     s.note)
+                    for s in items
+                )
+            )  # fmt: skip
+            self.successors_made.discard(law_id)
+
+    def successors_of(self, law_id: int, number: int, suffix: str | None) -> tuple[Successor, ...]:
+        """The correspondences from one article, curated first, then by similarity."""
+        if law_id not in self.successors_made:
+            grouped: dict[tuple[int, int, str | None], list[Successor]] = {}
+            for row in marshal.loads(self.successor_rows.get(law_id, _NO_ROWS)):
+                successor = Successor(*row)
+                key = (law_id, successor.from_number, successor.from_suffix)
+                grouped.setdefault(key, []).append(successor)
+            for key, items in grouped.items():
+                self.successors[key] = tuple(items)
+            self.successors_made.add(law_id)
+        return self.successors.get((law_id, number, suffix), ())
 
     # --- as plain values (legaldb.snapshot keeps them on disk) ----------------------------
 
@@ -207,12 +232,6 @@ class StatuteIndex:
              _ordinal(v.effective_to), v.article_count, v.has_text, v.source, v.effective_rule,
              v.sources)
             for v in self.version_by_id.values()
-        ]  # fmt: skip
-        successors = [
-            (s.from_law_id, s.from_version_id, s.from_number, s.from_suffix, s.to_law_id,
-             s.to_version_id, s.to_number, s.to_suffix, s.kind, s.similarity, s.changed, s.note)
-            for items in self.successors.values()
-            for s in items
         ]  # fmt: skip
         return {
             "laws": [
@@ -235,7 +254,7 @@ class StatuteIndex:
                 )
                 for r in self.repeals.values()
             ],
-            "successors": successors,
+            "successors": self.successor_rows,
         }
 
     @classmethod
@@ -253,7 +272,7 @@ class StatuteIndex:
             law_id: RepealInfo(law_id, _date(on), by, successor, source, note)
             for law_id, on, by, successor, source, note in plain["repeals"]
         }
-        index.add_successors(Successor(*row) for row in plain["successors"])
+        index.successor_rows = plain["successors"]
         return index
 
     # --- answering ------------------------------------------------------------------------
@@ -316,6 +335,7 @@ def _date(ordinal: int | None) -> date | None:
 
 
 _NEVER = date.max.toordinal() + 1
+_NO_ROWS = marshal.dumps(())
 _MEMO_LIMIT = 8192
 
 # A version's articles packed: numbers (array "i" as bytes, sorted by (number, suffix)), the

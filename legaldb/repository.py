@@ -214,7 +214,7 @@ class StatuteRepository:
         self, law_id: int, number: int, suffix: str | None = None, version_id: int | None = None
     ) -> list[Successor]:
         """Articles that took over this one (curated first); only from version_id when given."""
-        found = self._index.successors.get((law_id, number, suffix or None), ())
+        found = self._index.successors_of(law_id, number, suffix or None)
         if version_id is None:
             return list(found)
         return [s for s in found if s.from_version_id in (version_id, None)]
