@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -23,6 +24,7 @@ ALIGN_THRESHOLD = 0.6
 _SPACE = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=4096)  # a version's texts are keyed again as the next pair's old ones
 def _key(text: str) -> str:
     return _SPACE.sub("", unicodedata.normalize("NFKC", text))
 
