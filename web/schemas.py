@@ -34,6 +34,7 @@ from verifier.models import (
     NumberConflict,
     QuoteCheck,
     Resolved,
+    Summary,
     Support,
     Verdict,
 )
@@ -129,11 +130,12 @@ class SpanOut(Schema):
     end: int
 
 
-# The check's citation: the extractor's Citation, then the verifier's Verdict with the badge,
-# each part derived from the verifier's model of it (spans and the article's text left out
-# unless with_text; facts and support without their None and empty fields).
+# The check's citation (the extractor's Citation, then the verifier's Verdict with the badge)
+# and summary, each part derived from the core model of it (spans and the article's text left
+# out unless with_text; facts and support without their None and empty fields).
 if TYPE_CHECKING:
     CitationOut = BaseModel
+    SummaryOut = BaseModel
 else:
     ArticleRefOut = derived(ArticleRef, absent=True)
     FactsOut = derived(
@@ -153,6 +155,18 @@ else:
         differences=(list[DifferenceOut], []),
         found_in=(list[FoundInOut], []),
     )
+    SummaryOut = create_model(
+        "SummaryOut",
+        __base__=Schema,
+        __doc__=Summary.__doc__,
+        __module__=__name__,
+        # notYetEffective: the status's name, as in the CLI's JSON
+        **_fields(Summary, not_yet_effective=(int, Field(alias="notYetEffective"))),
+        line=(
+            str,
+            Field(description="已校对 6 条 · 现行有效 5 · 已废止 1 · 尚未生效 0 · 未能核验 0"),
+        ),
+    )
     CitationOut = create_model(
         "CitationOut",
         __base__=Schema,
@@ -170,15 +184,6 @@ else:
             support=(SupportOut, ...),
         ),
     )
-
-
-class SummaryOut(Schema):
-    total: int
-    verified: int
-    deprecated: int
-    notYetEffective: int  # the status name, as in the CLI's JSON
-    unverified: int
-    line: str = Field(description="已校对 6 条 · 现行有效 5 · 已废止 1 · 尚未生效 0 · 未能核验 0")
 
 
 class CheckResponse(Schema):
