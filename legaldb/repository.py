@@ -39,8 +39,21 @@ from textnorm import article_label, normalize_name
 
 ARTICLE_TEXT_CACHE = 4096
 VERSION_TEXT_CACHE = 512
+VERSION_TEXTS_FORMAT = 1  # raise when the layout of _read_version_texts changes
 _NAME_CACHE_LIMIT = 100_000
 _NOTHING = Lookup(law=None, version=None, article=None, repeal=None)
+# Built once: building a statement per call (its comparisons, its cache key) cost more than
+# running it.
+_ARTICLE_TEXT = sa.select(orm.Article.text, orm.Article.paragraphs).where(
+    orm.Article.version_id == sa.bindparam("version_id"),
+    orm.Article.number == sa.bindparam("number"),
+    orm.Article.suffix == sa.bindparam("suffix"),
+)
+_VERSION_TEXTS = (
+    sa.select(orm.Article.number, orm.Article.suffix, orm.Article.text, orm.Article.paragraphs)
+    .where(orm.Article.version_id == sa.bindparam("version_id"))
+    .order_by(orm.Article.number, orm.Article.suffix)
+)
 
 
 class StatuteRepository:
@@ -63,11 +76,9 @@ class StatuteRepository:
         self._article_text: Callable[[int, int, str | None], ArticleText | None] = lru_cache(
             maxsize=ARTICLE_TEXT_CACHE
         )(self._fetch_article_text)
-        # Texts of whole versions already read, by article: article_text() looks here first.
+        # Texts of whole versions already read, by article in article order: article_text()
+        # looks here first.
         self._version_articles: dict[int, dict[tuple[int, str | None], ArticleText]] = {}
-        self._articles_text: Callable[[int], tuple[ArticleText, ...]] = lru_cache(
-            maxsize=VERSION_TEXT_CACHE
-        )(self._fetch_articles_text)
 
     @classmethod
     def load(cls, engine: Engine, cache_dir: Path | None = None) -> StatuteRepository:
@@ -259,12 +270,15 @@ class StatuteRepository:
     def article_text(
         self, version_id: int, number: int, suffix: str | None = None
     ) -> ArticleText | None:
-        """An article with its text and 款/项 (one query on a cache miss)."""
+        """An article with its text and 款/项 (one query on a cache miss; with a derived_dir,
+        its version's texts are read once and kept there, see `articles_text`)."""
         return self._article_text(version_id, number, suffix or None)
 
     def articles_text(self, version_id: int) -> list[ArticleText]:
-        """Every article of a version with its text, in order (one query on a cache miss)."""
-        return list(self._articles_text(version_id))
+        """Every article of a version with its text, in order (one query on a cache miss;
+        with a derived_dir, kept there as one file per version for the next process: a batch
+        check reads a few hundred versions' texts, a file each instead of a query per article)."""
+        return list(self._version_texts(version_id).values())
 
     def _fetch_article_text(
         self, version_id: int, number: int, suffix: str | None
@@ -272,37 +286,52 @@ class StatuteRepository:
         info = self.article(version_id, number, suffix)
         if info is None:
             return None
-        whole_version = self._version_articles.get(version_id)
-        if whole_version is not None:
-            return whole_version.get((number, suffix))
+        if self.derived_dir is not None or version_id in self._version_articles:
+            return self._version_texts(version_id).get((number, suffix))
         with self._engine.connect() as conn:
             row = conn.execute(
-                sa.select(orm.Article.text, orm.Article.paragraphs).where(
-                    orm.Article.version_id == version_id,
-                    orm.Article.number == number,
-                    orm.Article.suffix == (suffix or ""),
-                )
+                _ARTICLE_TEXT, {"version_id": version_id, "number": number, "suffix": suffix or ""}
             ).one_or_none()
         return None if row is None else ArticleText(info, row.text, _paragraphs(row.paragraphs))
 
-    def _fetch_articles_text(self, version_id: int) -> tuple[ArticleText, ...]:
+    def _version_texts(self, version_id: int) -> dict[tuple[int, str | None], ArticleText]:
+        texts = self._version_articles.get(version_id)
+        if texts is None:
+            if len(self._version_articles) >= VERSION_TEXT_CACHE:
+                self._version_articles.clear()
+            texts = self._version_articles[version_id] = {
+                (t.info.number, t.info.suffix): t for t in self._kept_version_texts(version_id)
+            }
+        return texts
+
+    def _kept_version_texts(self, version_id: int) -> list[ArticleText]:
+        from legaldb.snapshot import read_marshalled, write_marshalled
+
+        path = (
+            None if self.derived_dir is None else self.derived_dir / f"texts-{version_id}.marshal"
+        )
+        rows = read_marshalled(path) if path is not None else None
+        if not (isinstance(rows, tuple) and rows and rows[0] == VERSION_TEXTS_FORMAT):
+            rows = (VERSION_TEXTS_FORMAT, self._read_version_texts(version_id))
+            if path is not None:
+                write_marshalled(path, rows)
         structure = self._index.version_articles(version_id)
-        with self._engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(orm.Article.number, orm.Article.suffix, orm.Article.text,
-                          orm.Article.paragraphs)
-                .where(orm.Article.version_id == version_id)
-                .order_by(orm.Article.number, orm.Article.suffix)
-            ).all()  # fmt: skip
         texts = []
-        for row in rows:
-            info = structure.get((row.number, row.suffix or None))
+        for number, suffix, text, paragraphs in rows[1]:
+            info = structure.get((number, suffix))
             if info is not None:
-                texts.append(ArticleText(info, row.text, _paragraphs(row.paragraphs)))
-        if len(self._version_articles) >= VERSION_TEXT_CACHE:
-            self._version_articles.clear()
-        self._version_articles[version_id] = {(t.info.number, t.info.suffix): t for t in texts}
-        return tuple(texts)
+                texts.append(ArticleText(info, text, _paragraphs(paragraphs)))
+        return texts
+
+    def _read_version_texts(self, version_id: int) -> list[tuple[Any, ...]]:
+        """(number, suffix, text, paragraphs) of every article of a version, in order."""
+        with self._engine.connect() as conn:
+            rows = conn.execute(_VERSION_TEXTS, {"version_id": version_id}).all()
+        return [
+            (row.number, row.suffix or None, row.text,
+             tuple((text, tuple(items)) for text, items in row.paragraphs or ()))
+            for row in rows
+        ]  # fmt: skip
 
     # --- the data set ---------------------------------------------------------------------
 
