@@ -50,6 +50,26 @@ def test_the_snapshot_answers_as_the_tables(database_url: str, tmp_path: Path) -
     engine.dispose()
 
 
+def test_kept_article_texts_are_the_tables_texts(database_url: str, tmp_path: Path) -> None:
+    """With a cache directory, every article text and every version's texts (read from the
+    version's file the first repository wrote) are what the tables give, deleted and missing
+    articles included."""
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    import_corpus(engine, small_corpus(), repealed=read_repealed())
+    from_tables = StatuteRepository.load(engine)
+    StatuteRepository.load(engine, tmp_path).articles_text(1)  # writes version 1's file
+    kept = StatuteRepository.load(engine, tmp_path)
+    assert kept.derived_dir is not None and any(kept.derived_dir.glob("texts-*.marshal"))
+    for statute in from_tables.laws():
+        for v in from_tables.versions(statute.id):
+            assert kept.articles_text(v.id) == from_tables.articles_text(v.id)
+            for number, suffix in ARTICLES:
+                expected = from_tables.article_text(v.id, number, suffix)
+                assert kept.article_text(v.id, number, suffix) == expected
+    engine.dispose()
+
+
 def test_a_new_import_makes_the_snapshot_stale(database_url: str, tmp_path: Path) -> None:
     """After another import the next load reads the tables again and sees the new law."""
     upgrade(database_url)
