@@ -69,21 +69,23 @@ class _Span:
     length: int
 
 
-def _best_span(quote: str, sentences: Sequence[str]) -> _Span:
-    """The run of consecutive sentences most similar to quote (all normalised)."""
+def _best_span(quote: str, article: _PreparedArticle) -> _Span:
+    """The run of consecutive sentences of the article most similar to quote (normalised)."""
     best = _Span(0.0, 0, -1, 0)
-    for first in range(len(sentences)):
-        run = ""
-        for last in range(first, len(sentences)):
-            run += sentences[last]
-            longer, shorter = max(len(run), len(quote)), min(len(run), len(quote))
+    text, bounds, size = article.text, article.bounds, len(quote)
+    for first in range(len(bounds) - 1):
+        start = bounds[first]
+        for last in range(first, len(bounds) - 1):
+            length = bounds[last + 1] - start
+            longer, shorter = (length, size) if length > size else (size, length)
             if 2 * shorter / (longer + shorter) <= best.score:
-                if len(run) > len(quote):
+                if length > size:
                     break  # longer runs only lower the bound further
                 continue
+            run = text[start : bounds[last + 1]]
             score = Indel.normalized_similarity(quote, run, score_cutoff=best.score)
             if score > best.score:
-                best = _Span(score, first, last, len(run))
+                best = _Span(score, first, last, length)
     return best
 
 
@@ -94,7 +96,10 @@ def _support(quote: str, article: str) -> float:
     total = sum(len(c) for c in clauses)
     if not total or not article:
         return 0.0
-    found = sum(len(c) for c in clauses if fuzz.partial_ratio(c, article) >= 100 * CLAUSE_FOUND)
+    cutoff = 100 * CLAUSE_FOUND
+    found = sum(
+        len(c) for c in clauses if fuzz.partial_ratio(c, article, score_cutoff=cutoff) >= cutoff
+    )
     return found / total
 
 
@@ -108,7 +113,8 @@ def _verdict(score: float, support: float) -> QuoteVerdict:
 class _PreparedArticle:
     raw_sentences: tuple[str, ...]
     sentences: tuple[str, ...]
-    text: str
+    text: str  # the normalised sentences joined
+    bounds: tuple[int, ...]  # where each sentence starts in text, then len(text)
 
 
 @lru_cache(maxsize=16384)
@@ -117,10 +123,14 @@ def _prepare_article(article_text: str) -> _PreparedArticle:
     raw = split_sentences(article_text)
     normalised = [normalize_for_compare(s) for s in raw]
     kept = [(r, n) for r, n in zip(raw, normalised, strict=True) if n]
+    bounds = [0]
+    for _, normalised_sentence in kept:
+        bounds.append(bounds[-1] + len(normalised_sentence))
     return _PreparedArticle(
         raw_sentences=tuple(r for r, _ in kept),
         sentences=tuple(n for _, n in kept),
         text="".join(n for _, n in kept),
+        bounds=tuple(bounds),
     )
 
 
@@ -128,7 +138,7 @@ def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> Qu
     """Score prepared quote variants (raw, normalised) against a prepared article."""
     best_variant, best = variants[0][0], _Span(0.0, 0, -1, 0)
     for raw, normalised in variants:
-        span = _best_span(normalised, article.sentences)
+        span = _best_span(normalised, article)
         if span.score > best.score:
             best_variant, best = raw, span
     support = _support(best_variant, article.text)
@@ -142,9 +152,12 @@ def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> Qu
     )
 
 
-def _prepare_quote(quote: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=16384)
+def _prepare_quote(quote: str) -> tuple[tuple[str, str], ...]:
+    """The quote's variants (raw, normalised), memoised: a quote is compared with its article,
+    located, and judged, each preparing it."""
     variants = [(v, normalize_for_compare(v)) for v in quote_variants(quote)]
-    return [(raw, norm) for raw, norm in variants if norm] or [(quote, "")]
+    return tuple((raw, norm) for raw, norm in variants if norm) or ((quote, ""),)
 
 
 def compare_quote(quote: str, article_text: str) -> QuoteScore:
@@ -293,7 +306,7 @@ def _rescore(
             common = LCSseq.similarity(norm, article.text)
             if not norm or 2 * common / (len(norm) + common or 1) < max(min_score, best):
                 continue
-            best = max(best, _best_span(norm, article.sentences).score)
+            best = max(best, _best_span(norm, article).score)
         if best >= min_score:
             spans.append((best, index))
     spans.sort(reverse=True)

@@ -31,30 +31,51 @@ def badge_label(verdict: Verdict) -> str:
     return BADGES[verdict.status]
 
 
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """A dataclass's field names, None for any other type (looked up once per type)."""
+    try:
+        return _FIELDS[kind]
+    except KeyError:
+        fields = getattr(kind, "__dataclass_fields__", None)
+        names = _FIELDS[kind] = None if fields is None else tuple(fields)
+        return names
+
+
 def plain(value: Any) -> Any:
     """Frozen dataclasses (and tuples of them) as JSON-ready dicts and lists.
 
     Like dataclasses.asdict, without its deep copies (it was a tenth of a `check --jsonl`).
     """
-    fields = getattr(value, "__dataclass_fields__", None)
-    if fields is not None:
-        return {name: plain(getattr(value, name)) for name in fields}
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
     if isinstance(value, tuple | list):
         return [plain(item) for item in value]
     return value
 
 
-def _drop_empty(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _drop_empty(v) for k, v in value.items() if v is not None and v != []}
-    if isinstance(value, list | tuple):
-        return [_drop_empty(v) for v in value]
+def _plain_present(value: Any) -> Any:
+    """plain(value) without the fields that are None or empty, at every depth (one pass)."""
+    names = _field_names(type(value))
+    if names is not None:
+        data = {}
+        for name in names:
+            field = getattr(value, name)
+            if field is None or (isinstance(field, tuple | list) and not field):
+                continue
+            data[name] = _plain_present(field)
+        return data
+    if isinstance(value, tuple | list):
+        return [_plain_present(item) for item in value]
     return value
 
 
 def facts_to_json(facts: Facts) -> dict[str, Any]:
     """The facts that apply (None and empty fields left out)."""
-    result: dict[str, Any] = _drop_empty(plain(facts))
+    result: dict[str, Any] = _plain_present(facts)
     return result
 
 
@@ -100,7 +121,7 @@ def support_to_json(support: Support) -> dict[str, Any]:
     """The support verdict with its evidence (unknown: the verdict alone)."""
     if support.verdict == "unknown":
         return {"verdict": "unknown"}
-    data: dict[str, Any] = _drop_empty(plain(support))
+    data: dict[str, Any] = _plain_present(support)
     return data
 
 
