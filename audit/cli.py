@@ -11,12 +11,12 @@ from zoneinfo import ZoneInfo
 import typer
 
 from audit.errors import AuditError, MappingStoreError, PackInvalidError
-from audit.mapping_store import MappingStore
-from audit.models import PackSummary, Trace
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
     from sqlalchemy.engine import Engine
+
+    from audit.models import PackSummary, Trace
 
 QUESTION_SHOWN = 80
 
@@ -177,6 +177,8 @@ def register(app: typer.Typer, settings_loader: Callable[[], AuditSettings]) -> 
 
         settings = settings_loader()
         try:
+            from audit.mapping_store import MappingStore
+
             store = MappingStore(settings.mapping_store_path, create=False)
             found = trace(_engine(settings), pseudonym, store)
         except MappingStoreError as error:

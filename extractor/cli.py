@@ -6,16 +6,20 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
 from extractor.errors import LexiconError
-from extractor.lexicon import Lexicon
+
+if TYPE_CHECKING:
+    from extractor.lexicon import Lexicon
 
 
 def load_lexicon(path: Path) -> Lexicon:
     """A lexicon from a JSON file: an object name → canonical name, or a list of names."""
+    from extractor.lexicon import Lexicon
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:

@@ -67,9 +67,11 @@ def _plain_parameters(command: Command, context: Context) -> None:
             kind = param.bare_type()
             param.metavar = "" if param.is_flag else _KINDS.get(kind, kind.upper())
     if command.help:
-        # A docstring's line breaks are not the help's: rich mode would print them.
+        # A docstring's line breaks are not the help's.
         paragraphs = inspect.cleandoc(command.help).split("\n\n")
         command.help = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+        # A group lists each command with its first paragraph whole (click would cut it short).
+        command.short_help = command.short_help or command.help.split("\n\n")[0]
     for sub in getattr(command, "commands", {}).values():
         _plain_parameters(sub, context)
 
@@ -80,6 +82,7 @@ app = typer.Typer(
     help="LexGate: check statute citations in legal QA answers.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 register_db(app, lambda: get_settings())  # db init, migrate, …
 
