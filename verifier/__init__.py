@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from textnorm.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from verifier.check import check, check_citations, lexicon_of, summarize, today
+    from verifier.check import check, check_citations, summarize, today
     from verifier.classify import classify
+    from verifier.lexicon import lexicon_of
     from verifier.models import CheckResult, Facts, QuoteCheck, Summary, Verdict
     from verifier.serialize import result_to_json, summary_line, verdict_to_json
 
@@ -34,7 +35,8 @@ __all__ = [
 __getattr__ = lazy_exports(
     __name__,
     {
-        "verifier.check": ("check", "check_citations", "lexicon_of", "summarize", "today"),
+        "verifier.check": ("check", "check_citations", "summarize", "today"),
+        "verifier.lexicon": ("lexicon_of",),
         "verifier.classify": ("classify",),
         "verifier.models": ("CheckResult", "Facts", "QuoteCheck", "Summary", "Verdict"),
         "verifier.serialize": ("result_to_json", "summary_line", "verdict_to_json"),

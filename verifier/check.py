@@ -5,15 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime
-from weakref import WeakKeyDictionary
 from zoneinfo import ZoneInfo
 
-from extractor import Citation, Lexicon, extract
+from extractor import Citation, extract
 from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
-from legaldb.snapshot import read_marshalled, write_marshalled
 from verifier.classify import Classification, classify
 from verifier.content import NO_QUOTE, check_numbers, check_quote
+from verifier.lexicon import lexicon_of
 from verifier.models import (
     NO_SUPPORT,
     STATUSES,
@@ -25,34 +24,10 @@ from verifier.models import (
 )
 from verifier.support import judge_support
 
-LEXICON_FORMAT = 1  # raise when Lexicon.to_plain changes
-_LEXICONS: WeakKeyDictionary[StatuteRepository, Lexicon] = WeakKeyDictionary()
-
 
 def today(timezone: str) -> date:
     """Today's date in the given timezone (the deployment's LEXGATE_TIMEZONE, passed in)."""
     return datetime.now(ZoneInfo(timezone)).date()
-
-
-def lexicon_of(repo: StatuteRepository) -> Lexicon:
-    """The extractor's lexicon built from the repository's names (built once per repository,
-    and kept beside the statute snapshot, repo.derived_dir, for the next process)."""
-    lexicon = _LEXICONS.get(repo)
-    if lexicon is None:
-        lexicon = _LEXICONS[repo] = _kept_lexicon(repo)
-    return lexicon
-
-
-def _kept_lexicon(repo: StatuteRepository) -> Lexicon:
-    path = None if repo.derived_dir is None else repo.derived_dir / "lexicon.marshal"
-    if path is not None:
-        kept = read_marshalled(path)
-        if isinstance(kept, tuple) and kept[0] == LEXICON_FORMAT:
-            return Lexicon.from_plain(kept[1])
-    lexicon = Lexicon.from_mapping(repo.lexicon())
-    if path is not None:
-        write_marshalled(path, (LEXICON_FORMAT, lexicon.to_plain()))
-    return lexicon
 
 
 def check(text: str, repo: StatuteRepository, as_of: date) -> CheckResult:
