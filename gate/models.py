@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 
-from gate.policy import Policy
+from gate.policy import Delivery, Policy
 from verifier.models import CheckResult, Verdict
 
 
@@ -145,7 +145,6 @@ FactKind = Literal[
 RoundState = Literal[
     "open", "passed", "passed_after_rerun", "data_boundary", "exhausted", "regenerator_error"
 ]
-Delivery = Literal["deliver_with_badges", "block"]
 
 
 class Provision(_Frozen):

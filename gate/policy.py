@@ -36,6 +36,10 @@ DEFAULT_CONCLUSION_PATTERNS: tuple[str, ...] = (
 """Regular expressions marking a sentence that states a legal rule or outcome."""
 
 
+# What happens to the last answer of an exhausted round: delivered with its badges, or refused.
+Delivery = Literal["deliver_with_badges", "block"]
+
+
 class Policy(BaseModel):
     """What the gate decides and how it words reruns; every number can be changed."""
 
@@ -69,7 +73,7 @@ class Policy(BaseModel):
         description="Reruns asking for the legal basis when an answer cites nothing; once "
         "spent, an answer without citations ends the round as exhausted.",
     )
-    on_exhausted: Literal["deliver_with_badges", "block"] = Field(
+    on_exhausted: Delivery = Field(
         default="deliver_with_badges",
         description="What happens to the last answer of an exhausted round.",
     )
@@ -117,4 +121,4 @@ class Policy(BaseModel):
         return Fraction(verified, provisions) >= Fraction(str(self.pass_rate))
 
 
-__all__ = ["DEFAULT_CONCLUSION_PATTERNS", "Policy"]
+__all__ = ["DEFAULT_CONCLUSION_PATTERNS", "Delivery", "Policy"]

@@ -6,10 +6,11 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from gate.policy import Delivery, Policy
 
 _RELATIVE_SQLITE = re.compile(
     r"(?P<scheme>sqlite(?:\+\w+)?:///)(?P<database>(?!/|:memory:|file:)[^?]+)(?P<query>\?.*)?"
@@ -206,13 +207,13 @@ class Settings(BaseSettings):
         "then the app gets a 504. The gateway never retries: the app's client does.",
     )
     gateway_max_attempts: int = Field(
-        default=3,
+        default=Policy.model_fields["max_attempts"].default,
         ge=1,
         description="Answers asked of the upstream per completion, the first included "
         "(1: gate only, no rerun).",
     )
-    gateway_on_exhausted: Literal["deliver_with_badges", "block"] = Field(
-        default="deliver_with_badges",
+    gateway_on_exhausted: Delivery = Field(
+        default=Policy.model_fields["on_exhausted"].default,
         description="The last answer of a round that ends exhausted: delivered with its "
         "`lexgate` verdicts, or refused with a 422 error body.",
     )
