@@ -15,7 +15,7 @@ and, for relative evidence, against every other article of the same law version:
    article's content); or the content has no footing in the article (less than
    `UNSUPPORTED_COVERAGE` of its weight and a wording under `SUPPORTS_PARAPHRASE`); or weak
    evidence (under `WEAK_COVERAGE` and `WEAK_SCORE`) while the cited article is not clearly the
-   best match of its law (by `RANK_MARGIN`); or the quote check found the text elsewhere with a
+   best match of its law (by `BEST_MARGIN`); or the quote check found the text elsewhere with a
    score of at least `CLEAR_SCORE`, `CLEAR_SCORE_MARGIN` above the cited passage, in an article
    that also holds more of the content's words. Otherwise the content is this article's rule,
    perhaps in the model's words with elements invented: `partly` at worst.
@@ -83,6 +83,7 @@ WEAK_COVERAGE = 0.50
 WEAK_SCORE = PARTIAL_SCORE
 STOCK_FOUND_SCORE = 0.60
 RANK_MARGIN = 0.05
+BEST_MARGIN = 0.05
 SUPPORTS_SCORE = MATCH_SCORE
 SUPPORTS_COVERAGE = 0.80
 SUPPORTS_CLAUSES = 0.50
@@ -233,7 +234,7 @@ def _judge(
         # distinctive words nor its wording). Weak evidence is not enough when the cited article
         # is clearly the best match in its law: the content is its rule in the model's words.
         rival = best_other >= coverage + RANK_MARGIN
-        best = coverage >= best_other + RANK_MARGIN
+        best = coverage >= best_other + BEST_MARGIN
         no_footing = coverage < UNSUPPORTED_COVERAGE and passage.score < SUPPORTS_PARAPHRASE
         weak = coverage < WEAK_COVERAGE and passage.score < WEAK_SCORE and not best
         # A better wording elsewhere is not clear when the cited article holds the content's
