@@ -112,6 +112,7 @@ class Facts:
     version_label: str | None = None
     effective_from: str | None = None  # ISO dates
     effective_to: str | None = None
+    promulgated: str | None = None  # only for a version whose effective date is unknown
     repealed_on: str | None = None  # None with repealed_by/repeal_note: the date is unknown
     repealed_by: str | None = None
     repeal_note: str | None = None  # why it counts as repealed (所解释的《合同法》已于…废止)

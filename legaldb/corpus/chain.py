@@ -220,7 +220,13 @@ def chain_versions(versions: list[ParsedVersion]) -> list[ParsedVersion]:
         end = following.effective_from
         notes = list(current.notes)
         if end is None:
-            notes.append(f"the next version ({following.label}) is undated: end unknown")
+            # The next text took effect on a date the data lacks, but not before it was
+            # promulgated: this one is certainly in force only until then.
+            end = following.promulgated
+            notes.append(
+                f"the next version ({following.label}) is undated: in force until it was "
+                f"promulgated ({end or 'date unknown'}), later unknown"
+            )
         elif current.effective_from and end <= current.effective_from:
             notes.append(f"the next version ({following.label}) starts {end}, not after this one")
         chained.append(replace(current, effective_to=end, notes=tuple(notes)))

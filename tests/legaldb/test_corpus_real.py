@@ -196,11 +196,13 @@ def test_levels_from_folders(laws: dict[str, ParsedLaw], short_name: str, level:
 
 
 def test_every_chain_is_consistent(bundled: CorpusRead) -> None:
-    """Each version ends when the next begins; undated versions are all listed in undated."""
+    """Each version ends when the next begins (an undated next one: when it was promulgated);
+    undated versions are all listed in undated."""
     undated = 0
     for law in bundled.laws:
         for current, following in zip(law.versions, law.versions[1:], strict=False):
-            assert current.effective_to == following.effective_from, law.name
+            end = following.effective_from or following.promulgated
+            assert current.effective_to == end, law.name
         assert law.versions[-1].effective_to is None
         for item in law.versions:
             assert item.articles, item.source

@@ -39,6 +39,52 @@ HISTORY_CASES = [
 ]  # fmt: skip
 
 
+# Versions whose effective date no source gives (rule 4 of verifier/classify.py): (id, law,
+# article, as of, status, reason, version label held to, promulgated (None: a dated version),
+# phrase of the article in that version).
+UNDATED_CASES = [
+    # The 2020 amendment (promulgated 2020-04-30) more than two years before as_of: in force.
+    ("道路交通违法处理-79-settled", "道路交通安全违法行为处理程序规定", 79, "2023-08-01",
+     "verified", "in_force", "2020年", "2020-04-30", "电子案卷"),
+    # Within two years of its promulgation: which text was in force is not known.
+    ("道路交通违法处理-79-recent", "道路交通安全违法行为处理程序规定", 79, "2021-01-01",
+     "unverified", "effective_date_unknown", "2020年", "2020-04-30", None),
+    # 反倾销条例 2001 (in force 2002-01-01) until its 2004 amendment was promulgated
+    # (2004-03-31); the amendment's own date is unknown.
+    ("反倾销条例-2-2001", "反倾销条例", 2, "2003-06-01", "verified", "in_force", "2001年",
+     None, "进口产品以倾销方式进入中华人民共和国市场"),
+    ("反倾销条例-2-2004-recent", "反倾销条例", 2, "2004-06-01", "unverified",
+     "effective_date_unknown", "2004年修正", "2004-03-31", None),
+    ("反倾销条例-2-2004-settled", "反倾销条例", 2, "2023-08-01", "verified", "in_force",
+     "2004年修正", "2004-03-31", "进口产品以倾销方式进入中华人民共和国市场"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("law", "article", "as_of", "status", "reason", "label", "promulgated", "phrase"),
+    [case[1:] for case in UNDATED_CASES],
+    ids=[case[0] for case in UNDATED_CASES],
+)  # fmt: skip
+def test_versions_without_an_effective_date(
+    statute_repository: StatuteRepository,
+    law: str, article: int, as_of: str, status: str, reason: str, label: str,
+    promulgated: str | None, phrase: str | None,
+) -> None:  # fmt: skip
+    """An undated version is in force two years after its promulgation, unknown before; the
+    version before it ends when it was promulgated. Each fact checked against the data."""
+    result = classify(statute_repository, law, article, None, None, None, D(as_of))
+    assert (result.status, result.reason) == (status, reason)
+    assert (result.facts.version_label, result.facts.promulgated) == (label, promulgated)
+    version = result.version
+    assert version is not None and version.label == label
+    assert (version.effective_from is None) == (promulgated is not None)
+    if promulgated is not None:
+        assert version.promulgated == D(promulgated)
+    if phrase is not None:
+        text = statute_repository.article_text(version.id, article)
+        assert text is not None and phrase in text.text
+
+
 @pytest.mark.parametrize(
     ("law", "article", "as_of", "status", "reason", "label", "effective_from", "phrase",
      "repealed_on", "repealed_by"),
