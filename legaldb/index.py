@@ -2,11 +2,12 @@
 
 Pure: built from plain rows (the repository runs the SQL), answers without I/O. It holds no
 article texts, so the national corpus fits in tens of megabytes and a lookup is a few dict
-probes and one bisect. A version's article structure is kept as one marshalled block of rows
-packed (`PackedArticles`: the numbers as one array, each article's row marshalled apart), and
-an `ArticleInfo` is made only for an article asked for: a process touches a few hundred
-versions and few of their articles, a million articles stay a few bytes each, and the first
-lookup in a version costs a bisection and one small unmarshal, not the whole version's objects.
+probes and one bisect. A version's article structure is kept packed (`PackedArticles`: the
+numbers as one array, each article's row marshalled apart), and each law's correspondences as
+one marshalled block; an `ArticleInfo` (a `Successor`) is made only when asked for: a process
+touches a few hundred versions and few of their articles, a million articles stay under a
+hundred bytes each, and the first lookup in a version costs a bisection and one small
+unmarshal, not the whole version's objects.
 """
 
 from __future__ import annotations
