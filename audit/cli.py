@@ -10,12 +10,13 @@ from zoneinfo import ZoneInfo
 
 import typer
 
-from audit.errors import AuditError, MappingStoreError, PackInvalidError
+from audit.errors import AuditError, MappingStoreError, PackInvalidError, TraceError
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
     from sqlalchemy.engine import Engine
 
+    from audit.mapping_store import PseudonymStore
     from audit.models import PackSummary, Trace
 
 QUESTION_SHOWN = 80
@@ -49,6 +50,34 @@ class AuditSettings(Protocol):
 
     @property
     def audit_key_id(self) -> str: ...
+
+    @property
+    def store_key(self) -> SecretStr | None: ...
+
+    @property
+    def store_key_path(self) -> Path: ...
+
+
+def _on_postgresql(settings: AuditSettings) -> bool:
+    """Whether the database is PostgreSQL: its pseudonym mapping is then in the database."""
+    from legaldb.engine import normalize_url
+
+    return normalize_url(settings.database_url).get_backend_name() == "postgresql"
+
+
+def _mapping_store(settings: AuditSettings, engine: Engine) -> PseudonymStore:
+    """The store trace reads: the database's (sealed) on PostgreSQL, else the private file."""
+    from audit.mapping_store import DatabaseMappingStore, MappingStore
+
+    if not _on_postgresql(settings):
+        return MappingStore(settings.mapping_store_path, create=False)
+    from audit.sealing import KeyRing, parse_keys, read_key_file
+
+    if settings.store_key is not None:
+        keys = parse_keys(settings.store_key.get_secret_value())
+    else:
+        keys = read_key_file(settings.store_key_path)
+    return DatabaseMappingStore(engine, KeyRing(keys))
 
 
 def _engine(settings: AuditSettings) -> Engine:
@@ -141,9 +170,11 @@ def register(app: typer.Typer, settings_loader: Callable[[], AuditSettings]) -> 
     @audit_app.command("init")
     def init_command() -> None:
         """Make this server's pseudonym secret and pack signing key (mode 0600) where the
-        settings say, if missing, and say where they are. Never replaces either."""
+        settings say, if missing, and with PostgreSQL the store key file; say where they are.
+        Never replaces any."""
         from audit.mapping_store import secret_path_for
         from audit.pseudonyms import ensure_secret
+        from audit.sealing import create_key_file
         from audit.signing import create_signing_key, fingerprint, load_signing_key
 
         settings = settings_loader()
@@ -157,9 +188,21 @@ def register(app: typer.Typer, settings_loader: Callable[[], AuditSettings]) -> 
                 secret_line = f"pseudonym secret: {'created' if made else 'present'} {where}"
             key_made = create_signing_key(key_path)
             key = load_signing_key(key_path)
+            store_line = None
+            if _on_postgresql(settings):
+                if settings.store_key is not None:
+                    store_line = "store key: LEXGATE_STORE_KEY (from the environment)"
+                else:
+                    made_key = create_key_file(settings.store_key_path)
+                    store_line = (
+                        f"store key: {'created' if made_key else 'present'} "
+                        f"{settings.store_key_path} (every host needs this same file)"
+                    )
         except AuditError as error:
             raise _fail(str(error)) from None
         typer.echo(secret_line)
+        if store_line is not None:
+            typer.echo(store_line)
         typer.echo(
             f"pack signing key: {'created' if key_made else 'present'} {key_path} "
             f"({fingerprint(key.public_key())})"
@@ -179,8 +222,15 @@ def register(app: typer.Typer, settings_loader: Callable[[], AuditSettings]) -> 
         try:
             from audit.mapping_store import MappingStore
 
-            store = MappingStore(settings.mapping_store_path, create=False)
-            found = trace(_engine(settings), pseudonym, store)
+            engine = _engine(settings)
+            try:
+                found = trace(engine, pseudonym, _mapping_store(settings, engine))
+            except TraceError:
+                if not (_on_postgresql(settings) and settings.mapping_store_path.exists()):
+                    raise
+                # Recorded before the mapping moved into the database: the server's old file.
+                old = MappingStore(settings.mapping_store_path, create=False)
+                found = trace(engine, pseudonym, old)
         except MappingStoreError as error:
             raise _fail(str(error)) from None
         except AuditError as error:

@@ -40,6 +40,15 @@ class CaseMismatchError(AuditWriteError, ValueError):
     """A round does not continue the recorded case it names (another session, another answer)."""
 
 
+class CaseMovedOnError(CaseMismatchError):
+    """The case already holds the round's new answer's place: another answer of the session
+    was recorded meanwhile (the caller sends its answer again, on the round as it is now)."""
+
+
+class SealError(AuditError):
+    """A sealed value cannot be sealed or opened: no key, an unknown key id, an altered value."""
+
+
 class TraceError(AuditError):
     """A pseudonym cannot be traced: malformed, or not recorded in this server's mapping store."""
 

@@ -1,10 +1,15 @@
-"""The server-local private files of the pseudonym scheme: the mapping store and the secret.
+"""Where the pseudonym scheme keeps pseudonym → (kind, raw id), and its secret.
 
-The mapping pseudonym → (kind, raw id) lives in its own SQLite file, never in the tables an
-export reads and never reachable over HTTP; only `lexgate audit trace` reads it back. Both files
-are created by os.open with mode 0600 and then fchmod-ed to exactly 0600, so no umask can leave
-them wider (or too narrow to use); SQLite gives its journal the mode of the database file. An
-existing file that group or others may read is refused rather than used.
+On one machine (SQLite), the mapping lives in its own private SQLite file (`MappingStore`),
+never in the tables an export reads and never reachable over HTTP; only `lexgate audit trace`
+reads it back. The file and the secret are created by os.open with mode 0600 and then
+fchmod-ed to exactly 0600, so no umask can leave them wider (or too narrow to use); SQLite
+gives its journal the mode of the database file. An existing file that group or others may
+read is refused rather than used.
+
+With several hosts on PostgreSQL, the mapping lives in the database (`DatabaseMappingStore`,
+table audit_pseudonym_map), each raw id sealed with AES-256-GCM (`audit.sealing`), and is
+written in the audit record's own transaction. Neither is ever read over HTTP.
 """
 
 from __future__ import annotations
@@ -12,20 +17,26 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
-from collections.abc import Iterable, Iterator
-from contextlib import closing, contextmanager
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import quote
+from typing import Protocol
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
 
 from audit.errors import (
     InsecureFileError,
     MappingStoreError,
     MappingStoreMissingError,
     PseudonymConflictError,
+    SealError,
 )
 from audit.models import MappingEntry
-from audit.private_files import create_private, use_wal, write_private_once
+from audit.private_files import PrivateDatabase, create_private, use_wal, write_private_once
+from audit.sealing import KeyRing, Sealed, SealedColumns
+from audit.tables import PSEUDONYM_TABLE
+from legaldb.engine import dialect_insert
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 10.0
@@ -73,30 +84,79 @@ def load_or_create_secret(path: Path) -> bytes:
     return secret.encode("utf-8")
 
 
-def _not_yet_recorded(
-    connection: sqlite3.Connection, entries: list[tuple[str, str, str]]
-) -> list[tuple[str, str, str]]:
-    """The entries whose pseudonym is not recorded; PseudonymConflictError for a contradiction."""
-    missing = []
-    for pseudonym, kind, raw_id in entries:
-        recorded = connection.execute(
-            "SELECT kind, raw_id FROM pseudonym_map WHERE pseudonym = ?", (pseudonym,)
-        ).fetchone()
-        if recorded is None:
-            missing.append((pseudonym, kind, raw_id))
-        elif tuple(recorded) != (kind, raw_id):
+Entry = tuple[str, str, str]  # (pseudonym, kind, raw id)
+
+
+class PseudonymStore(Protocol):
+    """Where pseudonym → (kind, raw id) is kept: a private file, or the shared database."""
+
+    def record_many(
+        self,
+        entries: Iterable[Entry],
+        seen_at: datetime | None = None,
+        *,
+        connection: Connection | None = None,
+    ) -> None:
+        """Remember what each pseudonym stands for, all or none (PseudonymConflictError if a
+        pseudonym is recorded for another id). connection: the audit record's transaction,
+        which a store in the same database joins (a private file commits on its own first)."""
+        ...
+
+    def resolve(self, pseudonym: str) -> MappingEntry | None:
+        """What pseudonym stands for, or None when this store never recorded it."""
+        ...
+
+    def describe(self) -> str:
+        """Where the store is, for messages."""
+        ...
+
+
+def _conflicts(recorded: Iterable[tuple[str, str, str]], wanted: Iterable[Entry]) -> set[str]:
+    """The pseudonyms wanted that are recorded (pseudonym, kind, raw id) for another id;
+    PseudonymConflictError for the first such; the set of those recorded alike."""
+    known = {pseudonym: (kind, raw_id) for pseudonym, kind, raw_id in recorded}
+    for pseudonym, kind, raw_id in wanted:
+        found = known.get(pseudonym)
+        if found is not None and found != (kind, raw_id):
             raise PseudonymConflictError(
-                f"{pseudonym} is already recorded for another {recorded[0]} id"
+                f"{pseudonym} is already recorded for another {found[0]} id"
             )
-    return missing
+    return set(known)
+
+
+def _consistent(entries: Iterable[Entry]) -> list[Entry]:
+    """The entries without repeats; PseudonymConflictError when the batch gives one pseudonym
+    two ids."""
+    distinct: dict[str, Entry] = {}
+    for entry in entries:
+        other = distinct.setdefault(entry[0], entry)
+        if other != entry:
+            raise PseudonymConflictError(f"{entry[0]} is given for two {entry[1]} ids at once")
+    return list(distinct.values())
+
+
+def _first_seen(seen_at: datetime | None) -> datetime:
+    return (seen_at or datetime.now(UTC)).astimezone(UTC)
+
+
+def _not_yet_recorded(connection: sqlite3.Connection, entries: Sequence[Entry]) -> list[Entry]:
+    """The entries whose pseudonym is not recorded; PseudonymConflictError for a contradiction."""
+    marks = ", ".join("?" for _ in entries)
+    recorded = connection.execute(
+        f"SELECT pseudonym, kind, raw_id FROM pseudonym_map WHERE pseudonym IN ({marks})",
+        [pseudonym for pseudonym, _, _ in entries],
+    ).fetchall()
+    known = _conflicts(recorded, entries)
+    return [entry for entry in entries if entry[0] not in known]
 
 
 class MappingStore:
     """pseudonym → (kind, raw id, first seen), in a private SQLite file of its own.
 
     create=True (recording) makes the file if missing; create=False (tracing) raises
-    MappingStoreMissingError instead. Each call opens its own connection, so a store may be
-    shared by threads, and writers in other processes wait for each other (busy timeout).
+    MappingStoreMissingError instead. Each thread keeps its own connection to the file, so a
+    store may be shared by threads, and writers in other processes wait for each other (busy
+    timeout).
     """
 
     def __init__(self, path: Path | str, *, create: bool = True) -> None:
@@ -111,11 +171,16 @@ class MappingStore:
                 "the server that recorded them (setting mapping_store_path)"
             )
         check_private(self.path)
-        with self._connection() as connection:
+        self._database = PrivateDatabase(
+            self.path,
+            BUSY_TIMEOUT_S,
+            lambda error: MappingStoreError(f"mapping store {self.path}: {error}"),
+        )
+        with self._database.connection() as connection:
             version = connection.execute("PRAGMA user_version").fetchone()[0]
             if version == 0 and create:
                 # Several workers may open a new store at once: the schema is made under the
-                # write lock, the version read again there (issue 8: a 503 at start-up).
+                # write lock, the version read again there (a 503 at start-up otherwise).
                 connection.execute("BEGIN IMMEDIATE")
                 if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
                     connection.execute(_SCHEMA)
@@ -132,18 +197,9 @@ class MappingStore:
     def __repr__(self) -> str:
         return f"MappingStore({str(self.path)!r})"
 
-    @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        # mode=rw: SQLite never creates the file itself, so it never does so with a wide mode.
-        uri = f"file:{quote(str(self.path.resolve()))}?mode=rw"
-        try:
-            with closing(
-                sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            ) as connection:
-                connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-                yield connection
-        except sqlite3.DatabaseError as error:
-            raise MappingStoreError(f"mapping store {self.path}: {error}") from error
+    def describe(self) -> str:
+        """The file, for messages."""
+        return f"the mapping store {self.path}"
 
     def record(
         self, pseudonym: str, kind: str, raw_id: str, seen_at: datetime | None = None
@@ -155,36 +211,36 @@ class MappingStore:
         self.record_many([(pseudonym, kind, raw_id)], seen_at)
 
     def record_many(
-        self, entries: Iterable[tuple[str, str, str]], seen_at: datetime | None = None
+        self,
+        entries: Iterable[Entry],
+        seen_at: datetime | None = None,
+        *,
+        connection: Connection | None = None,
     ) -> None:
-        """record() for several (pseudonym, kind, raw id) at once, all or none.
+        """record() for several (pseudonym, kind, raw id) at once, all or none, committed to
+        the file at once (connection, an audit transaction elsewhere, is not joined).
 
         Pseudonyms already recorded cost one read; the missing ones are written in a single
         transaction (one commit for an evaluation's subject and session).
         """
-        wanted = list(entries)
-        first_seen = (seen_at or datetime.now(UTC)).astimezone(UTC).isoformat()
-        with self._connection() as connection:
-            missing = _not_yet_recorded(connection, wanted)
-            if not missing:
+        wanted = _consistent(entries)
+        if not wanted:
+            return
+        first_seen = _first_seen(seen_at).isoformat()
+        with self._database.connection() as reader:
+            if not _not_yet_recorded(reader, wanted):
                 return
-            connection.execute("BEGIN IMMEDIATE")
-            try:
-                connection.executemany(
-                    "INSERT INTO pseudonym_map (pseudonym, kind, raw_id, first_seen) "
-                    "VALUES (?, ?, ?, ?) ON CONFLICT (pseudonym) DO NOTHING",
-                    [(*entry, first_seen) for entry in missing],
-                )
-                # Another writer may have come first, or the batch contradict itself.
-                _not_yet_recorded(connection, missing)
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
-            connection.execute("COMMIT")
+        with self._database.write() as writer:
+            missing = _not_yet_recorded(writer, wanted)  # another writer may have come first
+            writer.executemany(
+                "INSERT INTO pseudonym_map (pseudonym, kind, raw_id, first_seen) "
+                "VALUES (?, ?, ?, ?)",
+                [(*entry, first_seen) for entry in missing],
+            )
 
     def resolve(self, pseudonym: str) -> MappingEntry | None:
         """What pseudonym stands for, or None when this store never recorded it."""
-        with self._connection() as connection:
+        with self._database.connection() as connection:
             row = connection.execute(
                 "SELECT kind, raw_id, first_seen FROM pseudonym_map WHERE pseudonym = ?",
                 (pseudonym,),
@@ -193,3 +249,117 @@ class MappingStore:
             return None
         kind, raw_id, first_seen = row
         return MappingEntry(pseudonym, kind, raw_id, datetime.fromisoformat(first_seen))
+
+
+SEALED_IDS = SealedColumns(
+    PSEUDONYM_TABLE,
+    PSEUDONYM_TABLE.c.key_id,
+    PSEUDONYM_TABLE.c.sealed_id,
+    PSEUDONYM_TABLE.c.pseudonym,
+)
+"""The sealed raw ids of the mapping table, for `audit.sealing.reseal` (key rotation)."""
+
+
+class DatabaseMappingStore:
+    """pseudonym → (kind, raw id, first seen) in the database's audit_pseudonym_map table,
+    each raw id sealed under the key ring and bound to its pseudonym. Written in the audit
+    record's transaction when given it, so a case and its mapping commit together."""
+
+    def __init__(self, engine: Engine, keys: KeyRing) -> None:
+        self.engine = engine
+        self.keys = keys
+
+    def __repr__(self) -> str:
+        return f"DatabaseMappingStore({self.engine.url.render_as_string()!r}, {self.keys!r})"
+
+    def describe(self) -> str:
+        """The table, for messages."""
+        return "the database's pseudonym mapping (audit_pseudonym_map)"
+
+    def _open(self, pseudonym: str, kind: str, key_id: str, data: bytes) -> Entry:
+        raw_id = self.keys.open(Sealed(key_id, data), pseudonym.encode("utf-8"))
+        return pseudonym, kind, raw_id.decode("utf-8")
+
+    def _recorded(self, connection: Connection, pseudonyms: list[str]) -> list[Entry]:
+        table = PSEUDONYM_TABLE
+        rows = connection.execute(
+            sa.select(table.c.pseudonym, table.c.kind, table.c.key_id, table.c.sealed_id).where(
+                table.c.pseudonym.in_(pseudonyms)
+            )
+        ).all()
+        return [self._open(*row) for row in rows]
+
+    def _write(self, connection: Connection, wanted: list[Entry], first_seen: datetime) -> None:
+        known = _conflicts(self._recorded(connection, [e[0] for e in wanted]), wanted)
+        missing = [entry for entry in wanted if entry[0] not in known]
+        if not missing:
+            return
+        rows = []
+        for pseudonym, kind, raw_id in missing:
+            sealed = self.keys.seal(raw_id.encode("utf-8"), pseudonym.encode("utf-8"))
+            rows.append(
+                {
+                    "pseudonym": pseudonym,
+                    "kind": kind,
+                    "key_id": sealed.key_id,
+                    "sealed_id": sealed.data,
+                    "first_seen": first_seen,
+                }
+            )
+        insert = dialect_insert(connection, PSEUDONYM_TABLE)
+        connection.execute(insert.on_conflict_do_nothing(index_elements=["pseudonym"]), rows)
+        # Another host may have recorded a pseudonym meanwhile: it must be the same id.
+        _conflicts(self._recorded(connection, [e[0] for e in missing]), missing)
+
+    def record_many(
+        self,
+        entries: Iterable[Entry],
+        seen_at: datetime | None = None,
+        *,
+        connection: Connection | None = None,
+    ) -> None:
+        """Remember what each pseudonym stands for, in connection's transaction when given
+        (else in one of its own); all or none."""
+        wanted = _consistent(entries)
+        if not wanted:
+            return
+        first_seen = _first_seen(seen_at)
+        if connection is not None:
+            self._write(connection, wanted, first_seen)
+            return
+        try:
+            with self.engine.begin() as own:
+                self._write(own, wanted, first_seen)
+        except sa.exc.SQLAlchemyError as error:
+            raise MappingStoreError(f"{self.describe()}: {error}") from error
+
+    def resolve(self, pseudonym: str) -> MappingEntry | None:
+        """What pseudonym stands for, or None when it was never recorded here."""
+        table = PSEUDONYM_TABLE
+        try:
+            with self.engine.connect() as connection:
+                row = connection.execute(
+                    sa.select(
+                        table.c.kind, table.c.key_id, table.c.sealed_id, table.c.first_seen
+                    ).where(table.c.pseudonym == pseudonym)
+                ).one_or_none()
+        except sa.exc.SQLAlchemyError as error:
+            raise MappingStoreError(f"{self.describe()}: {error}") from error
+        if row is None:
+            return None
+        try:
+            _, kind, raw_id = self._open(pseudonym, row.kind, row.key_id, row.sealed_id)
+        except SealError as error:
+            raise MappingStoreError(str(error)) from error
+        return MappingEntry(pseudonym, kind, raw_id, row.first_seen)
+
+
+__all__ = [
+    "SEALED_IDS",
+    "DatabaseMappingStore",
+    "MappingStore",
+    "PseudonymStore",
+    "check_private",
+    "load_or_create_secret",
+    "secret_path_for",
+]

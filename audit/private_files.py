@@ -1,5 +1,5 @@
 """Private local files (the mapping store and the web's round store, SQLite in WAL; the audit
-secret and the pack signing key): created 0600, never through a symlink.
+secret, the pack signing key and the store key file): created 0600, never through a symlink.
 
 Shared by everything that must never be readable by anyone but the server's user.
 """
@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
+import threading
 import time
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from urllib.parse import quote
 
 PRIVATE_MODE = 0o600
 
@@ -63,3 +66,66 @@ def use_wal(connection: sqlite3.Connection, timeout_s: float) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+class PrivateDatabase:
+    """A private SQLite file's connections: one per thread, kept open.
+
+    Kept open because closing the last connection of a WAL database checkpoints it and removes
+    its -wal file (an fsync and a file creation on every request); one per thread because a
+    sqlite3 connection is not shared between threads. `mode=rw`: SQLite never creates the file
+    itself, so never with a wide mode. A connection that failed is closed and made anew.
+    """
+
+    def __init__(
+        self, path: Path, timeout_s: float, failure: Callable[[sqlite3.Error], Exception]
+    ) -> None:
+        self.path = path
+        self._timeout_s = timeout_s
+        self._failure = failure
+        self._local = threading.local()
+
+    def _open(self) -> sqlite3.Connection:
+        uri = f"file:{quote(str(self.path.resolve()))}?mode=rw"
+        connection = sqlite3.connect(
+            uri, uri=True, timeout=self._timeout_s, isolation_level=None, check_same_thread=True
+        )
+        connection.execute(f"PRAGMA busy_timeout = {int(self._timeout_s * 1000)}")
+        # As the main database: in WAL, a commit is safe against a crash of the process; only
+        # a power cut may lose the last commits, never corrupt the file.
+        connection.execute("PRAGMA synchronous = NORMAL")
+        return connection
+
+    @contextmanager
+    def connection(self) -> Iterator[sqlite3.Connection]:
+        """This thread's connection, outside any transaction; errors become failure(error)."""
+        try:
+            connection = getattr(self._local, "connection", None)
+            if connection is None:
+                connection = self._local.connection = self._open()
+            yield connection
+        except sqlite3.Error as error:
+            self.forget()
+            raise self._failure(error) from error
+
+    def forget(self) -> None:
+        """Close this thread's connection (the next use opens a new one)."""
+        connection = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if connection is not None:
+            with suppress(sqlite3.Error):
+                connection.close()
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE): committed when the block ends, rolled back
+        if it raises."""
+        with self.connection() as connection:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")

@@ -3,8 +3,9 @@
 A case is a round of the gate (a one-off evaluation is a round of one attempt). Every free
 text stored (question, answers, citation surfaces, evidence, facts, errors) goes through
 `mask_pii` first; subject and session ids are stored only as pseudonyms, whose mapping is
-written to the MappingStore before the case is committed. One transaction per call: a failed
-write raises AuditWriteError and leaves no row of it behind.
+written to the pseudonym store before the case is committed (a store in the same database in
+the same transaction). One transaction per call (the caller's, when given a connection): a
+failed write raises AuditWriteError and leaves no row of it behind.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from audit.errors import AuditWriteError, CaseMismatchError, TraceError
-from audit.mapping_store import MappingStore
+from audit.errors import AuditWriteError, CaseMismatchError, CaseMovedOnError, TraceError
+from audit.mapping_store import PseudonymStore
 from audit.masking import mask_pii
 from audit.models import (
     PseudonymKind,
@@ -333,22 +334,37 @@ def _pseudonyms(
     return session, subject, entries
 
 
-def _write(engine: Engine, work: Any) -> None:
-    """Run work(connection) in one transaction; any database failure rolls all of it back."""
+def _write(
+    bind: Engine | Connection,
+    store: PseudonymStore,
+    entries: list[tuple[str, str, str]],
+    moment: datetime,
+    work: Any,
+) -> None:
+    """The pseudonyms' mapping, then work(connection), in one transaction (bind's own when it
+    is a connection: the caller commits); any database failure rolls all of it back."""
+
+    def both(connection: Connection) -> None:
+        store.record_many(entries, moment, connection=connection)
+        work(connection)
+
     try:
-        with engine.begin() as connection:
-            work(connection)
+        if isinstance(bind, Connection):
+            both(bind)
+        else:
+            with bind.begin() as connection:
+                both(connection)
     except sa.exc.SQLAlchemyError as error:
         raise AuditWriteError(f"the audit record was not written: {error}") from error
 
 
 def record(
-    engine: Engine,
+    bind: Engine | Connection,
     round_: RoundRecord,
     *,
     repo: StatuteRepository,
     pseudonymizer: Pseudonymizer,
-    store: MappingStore,
+    store: PseudonymStore,
     subject_id: str | None = None,
     case_id: str | None = None,
     now: datetime | None = None,
@@ -359,7 +375,13 @@ def record(
     Without case_id, a new case. With the case id an earlier call returned, the round's
     attempts not yet recorded are added and the case's state updated: a round kept between
     requests is recorded after each answer. CaseMismatchError if the round does not continue
-    that case (another session or subject, or a recorded answer that differs).
+    that case (another session or subject, or a recorded answer that differs); its subclass
+    CaseMovedOnError if the case holds another answer in the place of the round's last one,
+    or more answers (another answer of the session was recorded meanwhile): the case row is
+    locked while this is checked, so two answers of one session are recorded one after the
+    other. Recording the same round again adds nothing.
+
+    bind: an engine (one transaction of its own) or a connection (the caller's transaction).
     """
     if not round_.attempts:
         raise AuditWriteError("a round without any answer has nothing to record")
@@ -370,8 +392,7 @@ def record(
         new_case_id = uuid.uuid4().hex
         batch.cases.append(_case_row(new_case_id, round_, subject, session, repo, moment))
         batch.add_attempts(new_case_id, round_, round_.attempts, moment)
-        store.record_many(entries, moment)  # the mapping first: a case never lacks its trace
-        _write(engine, batch.write)
+        _write(bind, store, entries, moment, batch.write)  # the mapping first, then the case
         return new_case_id
 
     def continue_case(connection: Connection) -> None:
@@ -392,11 +413,14 @@ def record(
             .order_by(ATTEMPT_TABLE.c.attempt)
         ).scalars()
         recorded = list(hashes)
-        if len(recorded) > len(round_.attempts) or any(
-            digest != answer_sha256(entry.answer)
-            for digest, entry in zip(recorded, round_.attempts, strict=False)
-        ):
+        answers = [answer_sha256(entry.answer) for entry in round_.attempts]
+        if recorded[: len(answers) - 1] != answers[: len(recorded)][: len(answers) - 1]:
             raise CaseMismatchError(f"the round does not continue the answers of case {case_id}")
+        if recorded != answers[: len(recorded)]:
+            raise CaseMovedOnError(
+                f"case {case_id} holds {len(recorded)} answers already: another answer took "
+                f"the place of the round's attempt {len(answers)} meanwhile"
+            )
         batch.add_attempts(case_id, round_, round_.attempts[len(recorded) :], moment)
         batch.write(connection)
         connection.execute(
@@ -405,8 +429,7 @@ def record(
             .values(updated_at=moment, **_round_state(round_))
         )
 
-    store.record_many(entries, moment)
-    _write(engine, continue_case)
+    _write(bind, store, entries, moment, continue_case)
     return case_id
 
 
@@ -417,7 +440,7 @@ def record_result(
     *,
     repo: StatuteRepository,
     pseudonymizer: Pseudonymizer,
-    store: MappingStore,
+    store: PseudonymStore,
     session_id: str,
     question: str | None = None,
     policy: Policy | None = None,
@@ -466,7 +489,7 @@ def record_many(
     *,
     repo: StatuteRepository,
     pseudonymizer: Pseudonymizer,
-    store: MappingStore,
+    store: PseudonymStore,
     now: datetime | None = None,
 ) -> list[str]:
     """Record many rounds as new cases in one transaction (all or none); their case ids.
@@ -492,15 +515,14 @@ def record_many(
         case_ids.append(case_id)
     if not case_ids:
         return []
-    store.record_many(entries.values(), moment)
-    _write(engine, batch.write)
+    _write(engine, store, list(entries.values()), moment, batch.write)
     return case_ids
 
 
 # --- Tracing (server only: needs the mapping store) ---
 
 
-def trace(engine: Engine, pseudonym: str, store: MappingStore) -> Trace:
+def trace(engine: Engine, pseudonym: str, store: PseudonymStore) -> Trace:
     """The real id behind a subject or session pseudonym and every case recorded under it.
 
     TraceError when the pseudonym is malformed or this store never recorded it.
@@ -512,8 +534,8 @@ def trace(engine: Engine, pseudonym: str, store: MappingStore) -> Trace:
     entry = store.resolve(pseudonym)
     if entry is None:
         raise TraceError(
-            f"{pseudonym} is not in the mapping store {store.path}: it was not recorded on "
-            "this server (or under another mapping store)"
+            f"{pseudonym} is not in {store.describe()}: it was not recorded on this server "
+            "(or under another mapping store)"
         )
     column = CASE_TABLE.c.subject if kind == PseudonymKind.SUBJECT.value else CASE_TABLE.c.session
     with engine.connect() as connection:

@@ -1,6 +1,7 @@
 """The audit trail's tables (SQLAlchemy 2.0 models, on the one metadata of `legaldb.orm.Base`).
 
-Created only by the Alembic migrations (0003 audit records, 0004 the judge's review queue);
+Created only by the Alembic migrations (0003 audit records, 0004 the judge's review queue,
+0006 the pseudonym mapping kept in the database);
 `migrations/metadata.py` gathers every package's tables for them and for the test that checks
 that models and migrations agree. Written by `audit.recorder` and `audit.review`, read by the
 export and the web's /audit page.
@@ -192,20 +193,37 @@ class JudgeReview(Base):
     note: Mapped[str | None] = mapped_column(sa.Text)  # PII masked
 
 
+class PseudonymMapping(Base):
+    """pseudonym → (kind, raw id) in the database, for a deployment of several hosts
+    (PostgreSQL); the raw id sealed (AES-256-GCM, `audit.sealing`) and bound to its pseudonym.
+    A single machine on SQLite keeps the mapping in its private file instead (`MappingStore`)."""
+
+    __tablename__ = "audit_pseudonym_map"
+
+    pseudonym: Mapped[str] = mapped_column(sa.String(80), primary_key=True)
+    kind: Mapped[str] = mapped_column(sa.String(16))
+    key_id: Mapped[str] = mapped_column(sa.String(16), index=True)  # the sealing key's id
+    sealed_id: Mapped[bytes] = mapped_column(sa.LargeBinary)  # nonce + ciphertext of the id
+    first_seen: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
 # The Core tables of the models, for the bulk inserts and queries of the recorder and export.
 CASE_TABLE = cast(sa.Table, AuditCase.__table__)
 ATTEMPT_TABLE = cast(sa.Table, AuditAttempt.__table__)
 CITATION_TABLE = cast(sa.Table, AuditCitation.__table__)
 REVIEW_TABLE = cast(sa.Table, JudgeReview.__table__)
+PSEUDONYM_TABLE = cast(sa.Table, PseudonymMapping.__table__)
 
 __all__ = [
     "ATTEMPT_TABLE",
     "CASE_TABLE",
     "CITATION_TABLE",
+    "PSEUDONYM_TABLE",
     "REVIEW_TABLE",
     "AuditAttempt",
     "AuditCase",
     "AuditCitation",
     "JudgeReview",
+    "PseudonymMapping",
     "UtcDateTime",
 ]

@@ -41,6 +41,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = Path(os.environ.get("LEXGATE_SHARED_DIR", REPO_ROOT.parent / "shared"))
 ANSWERS_FILE = SHARED_DIR / "eval" / "flzx_dev_answers.jsonl"
 AUDIT_SECRET = "soak-audit-secret-0123456789abcdef"
+STORE_KEY = "soak1:c29hay1zdG9yZS1rZXktb2YtMzItYnl0ZXMtbG9uZyE="  # 32 bytes: seals the PG stores
 OUTAGE_REPLY_BOUND_S = 2.0
 
 
@@ -199,21 +200,31 @@ class Server:
 
 @contextmanager
 def serve(
-    database_url: str, private_dir: Path, *, workers: int = 2, ready_timeout_s: float = 180
+    database_url: str,
+    private_dir: Path,
+    *,
+    workers: int = 2,
+    ready_timeout_s: float = 180,
+    port: int | None = None,
+    home: Path | None = None,
 ) -> Iterator[Server]:
-    """`lexgate serve --workers N` on a free loopback port, over database_url; stopped after."""
-    port = free_port()
+    """`lexgate serve --workers N` on a loopback port (free, unless given), over database_url;
+    stopped after. home: the instance's home and working directory (a host of its own)."""
+    port = port or free_port()
     env = {
         **os.environ,
         "LEXGATE_DATABASE_URL": database_url,
         "LEXGATE_MAPPING_STORE_PATH": str(private_dir / "pseudonym-map.sqlite3"),
         "LEXGATE_WEB_ROUND_STORE_PATH": str(private_dir / "open-rounds.sqlite3"),
         "LEXGATE_AUDIT_SECRET": AUDIT_SECRET,
+        "LEXGATE_STORE_KEY": STORE_KEY,
         "LEXGATE_WEB_WORKERS": str(workers),
     }
+    if home is not None:
+        env |= {"LEXGATE_HOME": str(home), "LEXGATE_CACHE_DIR": str(home / "cache")}
     command = [str(Path(sys.executable).parent / "lexgate"), "serve", "--port", str(port)]
-    log = open(private_dir / f"serve-{port}.log", "wb")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    log = open(private_dir / f"serve-{port}.log", "ab")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=home)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + ready_timeout_s

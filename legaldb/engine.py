@@ -58,6 +58,18 @@ def make_engine(url: str | URL, *, echo: bool = False) -> Engine:
     return sa.create_engine(parsed, echo=echo, pool_pre_ping=True, connect_args=connect_args)
 
 
+def dialect_insert(connection: sa.Connection, table: sa.Table) -> Any:
+    """An INSERT of table in the connection's dialect, which has `on_conflict_do_nothing` and
+    `on_conflict_do_update` (and `.excluded`) on both backends."""
+    if connection.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+        return postgresql_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table)
+
+
 def describe_error(error: sa.exc.SQLAlchemyError) -> str:
     """The database's own one-line message of an error (no SQL, no background link)."""
     cause = getattr(error, "orig", None) or error

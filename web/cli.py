@@ -1,4 +1,5 @@
-"""`lexgate serve` and `lexgate gateway` (uvicorn), and `lexgate apikey create|list|revoke`."""
+"""`lexgate serve` and `lexgate gateway` (uvicorn), `lexgate apikey create|list|revoke`, and
+`lexgate store-key rotate` (the keys sealing the private stores kept in PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -204,8 +205,124 @@ def revoke(key_id: Annotated[str, typer.Argument(help="The key's id (lgk_<id>_â€
     console().print(f"Revoked {info.key_id} ({info.role}).")
 
 
+store_key_app = typer.Typer(
+    help="The keys sealing raw ids and answers kept in PostgreSQL (pseudonym mapping, open "
+    "rounds).",
+    no_args_is_help=True,
+)
+
+
+@store_key_app.command("rotate")
+def rotate_store_key(
+    stage: Annotated[
+        bool,
+        typer.Option("--stage", help="Only add a new key, accepted but not sealing yet."),
+    ] = False,
+    retire: Annotated[
+        bool,
+        typer.Option("--retire", help="Reseal what is left under old keys, then drop them."),
+    ] = False,
+) -> None:
+    """Make a new store key the sealing one and reseal every row under it (old keys stay
+    accepted until --retire). docs/operations.md gives the order for several hosts."""
+    from audit.errors import SealError
+    from audit.mapping_store import SEALED_IDS
+    from audit.sealing import (
+        KeyRing,
+        keys_in_use,
+        new_key,
+        next_key_id,
+        parse_keys,
+        read_key_file,
+        reseal,
+        write_key_file,
+    )
+    from legaldb import make_engine
+    from lexgate.settings import get_settings
+    from web.rounds import SEALED_ROUNDS
+
+    if stage and retire:
+        console().print("[red]error:[/red] --stage and --retire are two separate steps")
+        raise typer.Exit(code=2)
+    settings = get_settings()
+    from_setting = settings.store_key is not None
+    path = settings.store_key_path
+    try:
+        if settings.store_key is not None:
+            keys = parse_keys(settings.store_key.get_secret_value())
+        else:
+            keys = read_key_file(path)
+        ids = [key_id for key_id, _ in keys]
+        if from_setting and (stage or not retire):
+            console().print(
+                "The keys come from LEXGATE_STORE_KEY: put the new key first in it on every "
+                "host, then this command reseals the rows under it.",
+                markup=False,
+            )
+        elif stage:
+            keys.append((next_key_id(ids), new_key()))
+            write_key_file(path, keys)
+            console().print(
+                f"Staged key {keys[-1][0]} in {path} (accepted, not sealing yet). Copy the file "
+                "to every host and restart them, then run `lexgate store-key rotate`.",
+                markup=False,
+            )
+            return
+        elif not retire:
+            keys = _promoted(keys, next_key_id(ids), new_key())
+            write_key_file(path, keys)
+        ring = KeyRing(keys)
+        engine = make_engine(settings.database_url, echo=settings.sql_echo)
+        resealed = sum(reseal(engine, table, ring) for table in (SEALED_IDS, SEALED_ROUNDS))
+        in_use = {k for table in (SEALED_IDS, SEALED_ROUNDS) for k in keys_in_use(engine, table)}
+    except SealError as error:
+        console().print(f"[red]error:[/red] {error}", markup=True)
+        raise typer.Exit(code=1) from error
+    console().print(f"Sealing key {ring.current}; {resealed} rows resealed under it.", markup=False)
+    if not retire:
+        console().print(
+            "Old keys stay accepted: copy the key file to every host and restart them, then "
+            "run `lexgate store-key rotate --retire`.",
+            markup=False,
+        )
+        return
+    left = sorted(in_use - {ring.current})
+    if left:
+        console().print(
+            f"[red]error:[/red] rows are still sealed under {', '.join(left)} (a host still "
+            "seals with it?); keys kept. Restart every host with the new key file and run "
+            "--retire again."
+        )
+        raise typer.Exit(code=1)
+    if from_setting:
+        console().print(
+            f"No row uses another key: LEXGATE_STORE_KEY can keep {ring.current} alone.",
+            markup=False,
+        )
+        return
+    write_key_file(path, keys[:1])
+    dropped = ", ".join(key_id for key_id in ids if key_id != ring.current)
+    console().print(f"Retired {dropped or 'no key'}; {path} holds {ring.current}.", markup=False)
+
+
+def _promoted(
+    keys: list[tuple[str, bytes]], fresh_id: str, fresh: bytes
+) -> list[tuple[str, bytes]]:
+    """The key ring with its newest staged key first (a key numbered above the sealing one),
+    or with a fresh key first when none is staged; the others after it, still accepted."""
+    current = keys[0][0]
+
+    def number(key_id: str) -> int:
+        return int(key_id[1:]) if key_id[1:].isdigit() else -1
+
+    staged = [key for key in keys[1:] if number(key[0]) > number(current)]
+    first = max(staged, key=lambda key: number(key[0])) if staged else (fresh_id, fresh)
+    return [first, *(key for key in keys if key[0] != first[0])]
+
+
 def register(app: typer.Typer) -> None:
-    """Add `serve`, `gateway` and `apikey` to the root command."""
+    """Add `serve`, `gateway`, `apikey` and `store-key` to the root command."""
     app.command("serve")(serve)
     app.command("gateway")(gateway)
     app.add_typer(apikey_app, name="apikey")
+    app.add_typer(store_key_app, name="store-key")

@@ -2,13 +2,16 @@
 
 The assessment is the gate's (`gate.assess_answer`, kept whole by `record_attempt` in the
 round); the record is the audit module's (`audit.record`, which serialises the attempts and
-queues their unsure judgements for review). The round between requests lives in the
-`RoundStore`. One request writes the audit tables in one transaction. The next answer of a kept round is recorded inside the round
-store's write transaction (two answers of one session are serialised; if the audit write fails,
-neither changes and the caller gets a 503). The first answer of a round is recorded without it,
-so new rounds are gated in parallel; the lock is then taken only to keep the round while it is
-open (if that fails, the answer is recorded and the caller gets a 503: its retry starts a new
-case).
+queues their unsure judgements for review). The round between requests lives in the round
+store (`web.rounds`: a private file on one machine, the database with several hosts).
+
+The answer is assessed with nothing locked; then, in `RoundStore.settle`, its audit record is
+written and its round kept or dropped. Answers of one session are serialised by that session
+only (its round's row, or its audit case's row); answers of other sessions never wait for
+them. With the database store the record and the round commit in one short transaction; if
+the write fails neither changes and the caller gets a 503. With the file store the record
+commits first: if keeping the round then fails, the caller gets a 503 and its retry starts a
+new case.
 """
 
 from __future__ import annotations
@@ -19,30 +22,36 @@ import uuid
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
-from audit import MappingStore, Pseudonymizer, record
-from audit.errors import AuditError, CaseMismatchError
+from audit import Pseudonymizer, record
+from audit.errors import AuditError, CaseMismatchError, CaseMovedOnError
+from audit.mapping_store import DatabaseMappingStore, MappingStore, PseudonymStore
 from audit.models import PseudonymKind
 from gate import Policy, assess_answer
 from gate.judge import DEFAULT_THRESHOLD, Judge
 from gate.models import RoundRecord
 from gate.rounds import open_round, record_attempt
 from legaldb import StatuteRepository
-from lexgate.factories import judge_from_settings, pseudonymizer_from_settings
+from lexgate.factories import (
+    judge_from_settings,
+    pseudonymizer_from_settings,
+    store_keys_from_settings,
+)
 from lexgate.settings import Settings
 from web.errors import AuditUnavailable, RoundConflict
-from web.rounds import OpenRound, RoundStore
+from web.rounds import MOVED_ON, DatabaseRoundStore, FileRoundStore, OpenRound, RoundStore, Version
 
 log = logging.getLogger("lexgate.web")
 
 
 @dataclass(frozen=True, slots=True)
 class AuditTools:
-    """What recording needs beyond the database: the pseudonymizer and the two private stores."""
+    """What recording needs beyond the database: the pseudonymizer and the two private stores
+    (files on one machine, the database's sealed tables with PostgreSQL)."""
 
     pseudonymizer: Pseudonymizer
-    mappings: MappingStore
+    mappings: PseudonymStore
     rounds: RoundStore
     judge: Judge | None = None  # the model judge, when LEXGATE_JUDGE_ENABLED (docs/judge.md)
     judge_threshold: float = DEFAULT_THRESHOLD
@@ -52,8 +61,9 @@ class AuditToolsHolder:
     """The process's AuditTools, made on first use (the secret file and stores may be created
     then) and retried on each request until that works."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, engine: Engine) -> None:
         self._settings = settings
+        self._engine = engine
         self._tools: AuditTools | None = None
         self._lock = threading.Lock()
 
@@ -65,16 +75,26 @@ class AuditToolsHolder:
             if self._tools is None:
                 settings = self._settings
                 try:
+                    mappings, rounds = private_stores(settings, self._engine)
                     self._tools = AuditTools(
                         pseudonymizer_from_settings(settings),
-                        MappingStore(settings.mapping_store_path),
-                        RoundStore(settings.web_round_store_path),
+                        mappings,
+                        rounds,
                         judge_from_settings(settings),
                         settings.judge_threshold,
                     )
                 except (AuditError, OSError) as error:
                     raise AuditUnavailable(f"the audit trail is unavailable: {error}") from error
             return self._tools
+
+
+def private_stores(settings: Settings, engine: Engine) -> tuple[PseudonymStore, RoundStore]:
+    """The pseudonym mapping and the round store: in the database (sealed with the store
+    keys) when it is PostgreSQL, so that several hosts share them; else private files."""
+    if engine.dialect.name == "postgresql":
+        keys = store_keys_from_settings(settings)
+        return DatabaseMappingStore(engine, keys), DatabaseRoundStore(engine, keys)
+    return MappingStore(settings.mapping_store_path), FileRoundStore(settings.web_round_store_path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,19 +157,19 @@ def _continues(found: OpenRound | None, request: GateRequestData) -> bool:
 class _Recording:
     """What one gate request writes to the audit trail: the attempt, and its review items."""
 
-    engine: Engine
     repo: StatuteRepository
     tools: AuditTools
     subject_id: str | None
     after: RoundRecord
 
-    def write(self, case_id: str | None) -> str:
-        """Record the attempt (in case_id, or a new case); its case id. CaseMismatchError when
-        case_id's record does not hold the round's earlier answers; AuditUnavailable when the
-        audit trail cannot be written."""
+    def write(self, bind: Engine | Connection, case_id: str | None) -> str:
+        """Record the attempt (in case_id, or a new case) to bind; its case id.
+        CaseMismatchError when case_id's record does not hold the round's earlier answers
+        (CaseMovedOnError: it holds this attempt already); AuditUnavailable when the audit
+        trail cannot be written."""
         try:
             written = record(
-                self.engine,
+                bind,
                 self.after,
                 repo=self.repo,
                 pseudonymizer=self.tools.pseudonymizer,
@@ -213,68 +233,41 @@ def gate_and_record(
         threshold=tools.judge_threshold,
     )
     after = record_attempt(current, request.answer, assessment)
-    recording = _Recording(engine, repo, tools, request.subject_id, after)
-    if continuing and case_id is not None:
-        case_id = _next_answer(tools.rounds, session, subject, current, case_id, recording)
-    else:
-        case_id = _new_round(tools.rounds, session, subject, found is not None, recording)
+    recording = _Recording(repo, tools, request.subject_id, after)
+    expected = Version(case_id, len(current.attempts)) if case_id is not None else None
+    case_id = _settle(tools.rounds, engine, session, subject, expected, found, recording)
     return GateOutcome(session_id=session_id, case_id=case_id, round=after)
 
 
-def _new_round(
-    rounds: RoundStore, session: str, subject: str | None, replaces: bool, recording: _Recording
-) -> str:
-    """Record the first answer of a new round; its case id.
-
-    Nothing kept is read, so the record is written outside the round store's lock (gates of new
-    rounds run in parallel); the lock is taken only to keep the round while it is open, or to
-    forget the session's earlier round it `replaces`.
-    """
-    case_id = recording.write(None)
-    keep = recording.after.state == "open"
-    if keep or replaces:
-        with rounds.transaction() as transaction:
-            if keep:
-                transaction.put(session, subject, case_id, recording.after)
-            else:
-                transaction.delete(session)
-    return case_id
-
-
-def _next_answer(
+def _settle(
     rounds: RoundStore,
+    engine: Engine,
     session: str,
     subject: str | None,
-    current: RoundRecord,
-    case_id: str,
+    expected: Version | None,
+    found: OpenRound | None,
     recording: _Recording,
 ) -> str:
-    """Record the next answer of the kept round `current` under the round store's lock, after
-    checking that no other answer of the session continued it meanwhile; its case id."""
-    mismatch: CaseMismatchError | None = None
-    with rounds.transaction() as transaction:
-        stored = transaction.get(session)
-        if stored is None or stored.record != current:
-            raise RoundConflict(
-                "another answer of this session was gated meanwhile; send it again",
-                field="attempt",
+    """Record the answer and keep its round (or forget the session's round it ends or
+    replaces), serialised with the session's other answers only; its case id."""
+    try:
+        with rounds.settle(engine, session, expected) as settlement:
+            case_id = recording.write(
+                settlement.bind, expected.case_id if expected is not None else None
             )
-        try:
-            case_id = recording.write(case_id)
-        except CaseMismatchError as error:
-            mismatch = error  # the kept round is useless: forget it (committed), then refuse
-            transaction.delete(session)
-        else:
             if recording.after.state == "open":
-                transaction.put(session, subject, case_id, recording.after)
-            else:
-                transaction.delete(session)
-    if mismatch is not None:
+                settlement.keep(subject, case_id, recording.after)
+            elif expected is not None or found is not None:
+                settlement.forget()
+    except CaseMovedOnError as error:
+        raise RoundConflict(MOVED_ON, field="attempt") from error
+    except CaseMismatchError as mismatch:
+        rounds.forget(session)  # the kept round is useless: forget it, then refuse
         raise RoundConflict(
             f"the round no longer matches its audit record ({mismatch}); start a new one "
             "with attempt 1",
             field="session_id",
-        )
+        ) from mismatch
     return case_id
 
 

@@ -1,32 +1,52 @@
-"""Open rounds of POST /api/v1/gate, kept between requests in a private SQLite file.
+"""Open rounds of POST /api/v1/gate, kept between requests until their last answer.
 
 A round continues over several requests (the caller regenerates and sends the next answer
-under the same session id). Its `RoundRecord` JSON is kept here, keyed by the session's
-pseudonym, until the round ends; then the row is deleted. The record holds the raw answers,
-because the audit recorder matches the answers already recorded by their sha256 before it adds
-the next attempt; so the file is private (mode 0600, like the mapping store beside it), local
-to the server, and keeps a round only while it is open (at most ROUND_TTL after its last
-answer). The audit tables themselves hold only masked text and could not rebuild the round.
+under the same session id). Its `RoundRecord` JSON is kept, keyed by the session's pseudonym,
+until the round ends; then it is deleted. The record holds the raw answers, because the audit
+recorder matches the answers already recorded by their sha256 before it adds the next attempt;
+the audit tables hold only masked text and could not rebuild the round. A round is kept at
+most ROUND_TTL after its last answer.
+
+Two stores, one protocol:
+- `FileRoundStore`, one machine (SQLite, the default): a private SQLite file (mode 0600, like
+  the mapping store beside it), shared by the machine's workers.
+- `DatabaseRoundStore`, several hosts (PostgreSQL): the table web_open_round, each round sealed
+  with AES-256-GCM (`audit.sealing`) and bound to its session, so that any host continues any
+  round.
+
+Answers are serialised per session: `settle` locks the session's row (SELECT … FOR UPDATE) in
+the one transaction that records the answer and keeps its round (the database store), so
+answers of other sessions never wait. The file store writes a kept round's next answer inside
+its own write transaction (SQLite has a single writer anyway; the transaction holds only the
+audit write), and records a new round's first answer with nothing locked.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import threading
+import time
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import quote
+from typing import Protocol
 
-from audit.private_files import create_private, use_wal
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from audit.errors import SealError
+from audit.private_files import PrivateDatabase, create_private, use_wal
+from audit.sealing import KeyRing, Sealed, SealedColumns
 from gate.models import RoundRecord
-from web.errors import AuditUnavailable
+from legaldb.engine import dialect_insert
+from web.errors import AuditUnavailable, RoundConflict
+from web.tables import OPEN_ROUND_TABLE
 
 BUSY_TIMEOUT_S = 30.0  # as the main SQLite database's: writers queue behind the lock
 ROUND_TTL = timedelta(hours=24)
+EXPIRY_EVERY_S = 60.0  # how often a process drops the rounds idle for longer than ROUND_TTL
 SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS open_round (
@@ -37,6 +57,7 @@ CREATE TABLE IF NOT EXISTS open_round (
     updated_at TEXT NOT NULL   -- ISO 8601, UTC
 ) WITHOUT ROWID
 """
+MOVED_ON = "another answer of this session was gated meanwhile; send it again"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,56 +71,84 @@ class OpenRound:
     updated_at: datetime
 
 
-class RoundTransaction:
-    """Reads and writes inside one write transaction of the round store."""
+@dataclass(frozen=True, slots=True)
+class Version:
+    """Which kept round an answer continues: its audit case and its number of attempts."""
 
-    def __init__(self, connection: sqlite3.Connection, now: datetime) -> None:
-        self._connection = connection
-        self._now = now
-
-    def get(self, session: str) -> OpenRound | None:
-        """The open round of a session pseudonym (None when none, or expired)."""
-        return _read(self._connection, session, self._now)
-
-    def put(self, session: str, subject: str | None, case_id: str, record: RoundRecord) -> None:
-        """Keep (or replace) the open round of a session."""
-        self._connection.execute(
-            "INSERT INTO open_round (session, subject, case_id, record, updated_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session) DO UPDATE SET subject = excluded.subject, "
-            "case_id = excluded.case_id, record = excluded.record, updated_at = excluded.updated_at",
-            (session, subject, case_id, record.model_dump_json(), self._now.isoformat()),
-        )
-
-    def delete(self, session: str) -> None:
-        """Forget a session's round (it ended)."""
-        self._connection.execute("DELETE FROM open_round WHERE session = ?", (session,))
+    case_id: str
+    attempts: int
 
 
-def _read(connection: sqlite3.Connection, session: str, now: datetime) -> OpenRound | None:
-    row = connection.execute(
-        "SELECT subject, case_id, record, updated_at FROM open_round WHERE session = ?",
-        (session,),
-    ).fetchone()
-    if row is None:
-        return None
-    subject, case_id, record, updated_text = row
-    updated_at = datetime.fromisoformat(updated_text)
-    if now - updated_at > ROUND_TTL:
-        return None
-    return OpenRound(session, subject, case_id, RoundRecord.model_validate_json(record), updated_at)
+@dataclass(slots=True)
+class Settlement:
+    """What one answer does to its session's kept round, decided inside `settle`: `bind` is
+    where the audit record is written (the store's transaction, or the engine)."""
+
+    bind: Engine | Connection
+    kept: tuple[str | None, str, RoundRecord] | None = field(default=None)
+    forgotten: bool = False
+
+    def keep(self, subject: str | None, case_id: str, record: RoundRecord) -> None:
+        """Keep record (still open) as the session's round, recorded as case_id."""
+        self.kept, self.forgotten = (subject, case_id, record), False
+
+    def forget(self) -> None:
+        """Drop the session's kept round (it ended, or a new round replaced it)."""
+        self.kept, self.forgotten = None, True
 
 
-class RoundStore:
+class RoundStore(Protocol):
+    """session pseudonym → its open round."""
+
+    def get(self, session: str, now: datetime | None = None) -> OpenRound | None:
+        """The open round of a session pseudonym (None when none, or expired), unlocked."""
+        ...
+
+    def settle(
+        self, engine: Engine, session: str, expected: Version | None
+    ) -> AbstractContextManager[Settlement]:
+        """Record an answer of session and keep its round: the block writes the audit record
+        to the settlement's bind and says keep or forget; expected is the kept round the
+        answer continues (None: a new round). RoundConflict when the kept round moved on
+        meanwhile (another answer of the session was gated)."""
+        ...
+
+    def forget(self, session: str) -> None:
+        """Drop the session's round at once (its audit case no longer matches it)."""
+        ...
+
+
+def _expired_before(moment: datetime) -> datetime:
+    return moment - ROUND_TTL
+
+
+class _Expiry:
+    """Drop rounds idle for longer than ROUND_TTL at most every EXPIRY_EVERY_S per process."""
+
+    def __init__(self) -> None:
+        self._next = 0.0
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now < self._next:
+            return False
+        self._next = now + EXPIRY_EVERY_S
+        return True
+
+
+# --- One machine: a private SQLite file ---------------------------------------------------
+
+
+class FileRoundStore:
     """session pseudonym → the open round, in a private SQLite file of its own.
 
-    Each call opens its own connection: threads and worker processes on the server share the
-    file, and a write transaction (BEGIN IMMEDIATE) serialises two requests of one session.
-    Any SQLite failure is AuditUnavailable (503): a gate request cannot be recorded without it.
+    Each thread keeps a connection to the file (`audit.private_files.PrivateDatabase`): the
+    machine's threads and worker processes share it. Any SQLite failure is AuditUnavailable
+    (503): a gate request cannot be recorded without it.
     """
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._write_lock = threading.Lock()
         descriptor = create_private(self.path)
         if descriptor is not None:
             os.close(descriptor)
@@ -108,54 +157,224 @@ class RoundStore:
             raise AuditUnavailable(
                 f"the round store {self.path} has mode {mode:04o}; make it 0600", field=None
             )
-        with self._connection() as connection:
+        self._database = PrivateDatabase(
+            self.path,
+            BUSY_TIMEOUT_S,
+            lambda error: AuditUnavailable(f"the round store is unavailable: {error}"),
+        )
+        self._expiry = _Expiry()
+        with self._database.write() as connection:
             # Two workers may open a new store at once: the schema is made under the write
             # lock (BEGIN IMMEDIATE waits for the other), and switching to WAL, which does not
-            # wait, is retried until the other process has done it (issue 8: a 503 at start).
-            connection.execute("BEGIN IMMEDIATE")
+            # wait, is retried until the other process has done it.
             if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
                 connection.execute(_SCHEMA)
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            connection.execute("COMMIT")
+        with self._database.connection() as connection:
             use_wal(connection, BUSY_TIMEOUT_S)
 
     def __repr__(self) -> str:
-        return f"RoundStore({str(self.path)!r})"
-
-    @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        uri = f"file:{quote(str(self.path.resolve()))}?mode=rw"
-        try:
-            with closing(
-                sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            ) as connection:
-                yield connection
-        except sqlite3.Error as error:
-            raise AuditUnavailable(f"the round store is unavailable: {error}") from error
+        return f"FileRoundStore({str(self.path)!r})"
 
     def get(self, session: str, now: datetime | None = None) -> OpenRound | None:
         """The open round of a session pseudonym, read without a lock."""
-        with self._connection() as connection:
-            return _read(connection, session, now or datetime.now(UTC))
+        moment = now or datetime.now(UTC)
+        with self._database.connection() as connection:
+            row = connection.execute(
+                "SELECT subject, case_id, record, updated_at FROM open_round WHERE session = ?",
+                (session,),
+            ).fetchone()
+        if row is None:
+            return None
+        subject, case_id, record, updated_text = row
+        updated_at = datetime.fromisoformat(updated_text)
+        if updated_at < _expired_before(moment):
+            return None
+        return OpenRound(
+            session, subject, case_id, RoundRecord.model_validate_json(record), updated_at
+        )
 
     @contextmanager
-    def transaction(self, now: datetime | None = None) -> Iterator[RoundTransaction]:
-        """One write transaction: committed when the block ends, rolled back if it raises.
+    def settle(
+        self, engine: Engine, session: str, expected: Version | None
+    ) -> Iterator[Settlement]:
+        """The audit record is written in its own transaction by the block. A new round's is
+        written first, with nothing locked, and the round kept after in one short write. A
+        kept round's next answer is written inside the store's write transaction (SQLite has
+        one writer anyway), after checking that the round is still the `expected` one: if
+        the store cannot be written, nothing of the answer is recorded."""
+        settlement = Settlement(bind=engine)
+        if expected is None:
+            yield settlement
+            if settlement.kept is not None or settlement.forgotten:
+                with self._database.write() as connection:
+                    self._apply(connection, session, settlement)
+            return
+        with self._database.write() as connection:
+            row = connection.execute(
+                "SELECT case_id, json_array_length(record, '$.attempts') FROM open_round "
+                "WHERE session = ?",
+                (session,),
+            ).fetchone()
+            if row is None or Version(*row) != expected:
+                raise RoundConflict(MOVED_ON, field="attempt")
+            yield settlement
+            self._apply(connection, session, settlement)
 
-        Rounds idle for longer than ROUND_TTL are dropped at the start of it.
-        """
+    def _apply(self, connection: sqlite3.Connection, session: str, settlement: Settlement) -> None:
+        """Keep or drop the session's round (in the caller's write transaction)."""
+        moment = datetime.now(UTC)
+        if self._expiry.due():
+            connection.execute(
+                "DELETE FROM open_round WHERE updated_at < ?",
+                (_expired_before(moment).isoformat(),),
+            )
+        if settlement.kept is None:
+            if settlement.forgotten:
+                connection.execute("DELETE FROM open_round WHERE session = ?", (session,))
+            return
+        subject, case_id, record = settlement.kept
+        connection.execute(
+            "INSERT INTO open_round (session, subject, case_id, record, updated_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session) DO UPDATE SET "
+            "subject = excluded.subject, case_id = excluded.case_id, "
+            "record = excluded.record, updated_at = excluded.updated_at",
+            (session, subject, case_id, record.model_dump_json(), moment.isoformat()),
+        )
+
+    def forget(self, session: str) -> None:
+        """Drop the session's round."""
+        with self._database.write() as connection:
+            connection.execute("DELETE FROM open_round WHERE session = ?", (session,))
+
+
+# --- Several hosts: the database, sealed ----------------------------------------------------
+
+
+SEALED_ROUNDS = SealedColumns(
+    OPEN_ROUND_TABLE,
+    OPEN_ROUND_TABLE.c.key_id,
+    OPEN_ROUND_TABLE.c.sealed_record,
+    OPEN_ROUND_TABLE.c.session,
+)
+"""The sealed rounds, for `audit.sealing.reseal` (key rotation)."""
+
+
+class DatabaseRoundStore:
+    """session pseudonym → the open round, in the database's web_open_round table, sealed.
+
+    The answer's audit record and its round are written in one transaction, with the
+    session's row locked (SELECT … FOR UPDATE) when the answer continues a kept round: answers
+    of other sessions never wait for it. A database failure is AuditUnavailable (503).
+    """
+
+    def __init__(self, engine: Engine, keys: KeyRing) -> None:
+        self.engine = engine
+        self.keys = keys
+        self._expiry = _Expiry()
+
+    def __repr__(self) -> str:
+        return f"DatabaseRoundStore({self.engine.url.render_as_string()!r}, {self.keys!r})"
+
+    def _open(self, session: str, key_id: str, data: bytes) -> RoundRecord:
+        try:
+            plain = self.keys.open(Sealed(key_id, data), session.encode("utf-8"))
+        except SealError as error:
+            raise AuditUnavailable(f"the session's open round cannot be read: {error}") from error
+        return RoundRecord.model_validate_json(plain)
+
+    def get(self, session: str, now: datetime | None = None) -> OpenRound | None:
+        """The open round of a session pseudonym, read without a lock."""
         moment = now or datetime.now(UTC)
-        # One thread per process waits for SQLite's write lock: SQLite's busy wait is not
-        # fair, and with 64 waiting threads some waited past the timeout (issue 8: rare 503s).
-        with self._write_lock, self._connection() as connection:
-            connection.execute("BEGIN IMMEDIATE")
-            try:
+        table = OPEN_ROUND_TABLE
+        try:
+            with self.engine.connect() as connection:
+                row = connection.execute(
+                    sa.select(
+                        table.c.subject,
+                        table.c.case_id,
+                        table.c.key_id,
+                        table.c.sealed_record,
+                        table.c.updated_at,
+                    ).where(table.c.session == session)
+                ).one_or_none()
+        except sa.exc.SQLAlchemyError as error:
+            raise AuditUnavailable(f"the open rounds are unavailable: {error}") from error
+        if row is None or row.updated_at < _expired_before(moment):
+            return None
+        record = self._open(session, row.key_id, row.sealed_record)
+        return OpenRound(session, row.subject, row.case_id, record, row.updated_at)
+
+    @contextmanager
+    def settle(
+        self, engine: Engine, session: str, expected: Version | None
+    ) -> Iterator[Settlement]:
+        """One transaction: the session's row locked (when continuing), the audit record
+        written by the block to the settlement's connection, the round kept or dropped."""
+        table = OPEN_ROUND_TABLE
+        try:
+            with engine.begin() as connection:
+                if expected is not None:
+                    kept = connection.execute(
+                        sa.select(table.c.case_id, table.c.attempts)
+                        .where(table.c.session == session)
+                        .with_for_update()
+                    ).one_or_none()
+                    if kept is None or Version(*kept) != expected:
+                        raise RoundConflict(MOVED_ON, field="attempt")
+                settlement = Settlement(bind=connection)
+                yield settlement
+                moment = datetime.now(UTC)
+                if self._expiry.due():
+                    connection.execute(
+                        table.delete().where(table.c.updated_at < _expired_before(moment))
+                    )
+                if settlement.kept is not None:
+                    self._put(connection, session, moment, *settlement.kept)
+                elif settlement.forgotten:
+                    connection.execute(table.delete().where(table.c.session == session))
+        except sa.exc.SQLAlchemyError as error:
+            raise AuditUnavailable(f"the open rounds are unavailable: {error}") from error
+
+    def _put(
+        self,
+        connection: Connection,
+        session: str,
+        moment: datetime,
+        subject: str | None,
+        case_id: str,
+        record: RoundRecord,
+    ) -> None:
+        sealed = self.keys.seal(record.model_dump_json().encode("utf-8"), session.encode("utf-8"))
+        values = {
+            "subject": subject,
+            "case_id": case_id,
+            "attempts": len(record.attempts),
+            "key_id": sealed.key_id,
+            "sealed_record": sealed.data,
+            "updated_at": moment,
+        }
+        insert = dialect_insert(connection, OPEN_ROUND_TABLE).values(session=session, **values)
+        connection.execute(insert.on_conflict_do_update(index_elements=["session"], set_=values))
+
+    def forget(self, session: str) -> None:
+        """Drop the session's round."""
+        try:
+            with self.engine.begin() as connection:
                 connection.execute(
-                    "DELETE FROM open_round WHERE updated_at < ?",
-                    ((moment - ROUND_TTL).isoformat(),),
+                    OPEN_ROUND_TABLE.delete().where(OPEN_ROUND_TABLE.c.session == session)
                 )
-                yield RoundTransaction(connection, moment)
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
-            connection.execute("COMMIT")
+        except sa.exc.SQLAlchemyError as error:
+            raise AuditUnavailable(f"the open rounds are unavailable: {error}") from error
+
+
+__all__ = [
+    "ROUND_TTL",
+    "SEALED_ROUNDS",
+    "DatabaseRoundStore",
+    "FileRoundStore",
+    "OpenRound",
+    "RoundStore",
+    "Settlement",
+    "Version",
+]

@@ -1,12 +1,15 @@
-"""The web's own table: API keys (on the one metadata of `legaldb.orm.Base`; migration 0002)."""
+"""The web's own tables (on the one metadata of `legaldb.orm.Base`): API keys (migration 0002)
+and the open rounds of POST /api/v1/gate kept in the database (migration 0006)."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import cast
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
+from audit.tables import UtcDateTime
 from legaldb.orm import Base
 
 
@@ -24,4 +27,25 @@ class ApiKey(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
 
 
-__all__ = ["ApiKey"]
+class OpenRoundRow(Base):
+    """A round of POST /api/v1/gate waiting for its next answer, in the database so that any
+    host continues it (PostgreSQL; a single machine on SQLite keeps its rounds in a private
+    file, `web.rounds.FileRoundStore`). The round's JSON holds raw answers: it is sealed
+    (AES-256-GCM, `audit.sealing`) and bound to its session. `attempts` is the round's version:
+    an answer continues the round only while it still has the attempts the answer was gated on.
+    """
+
+    __tablename__ = "web_open_round"
+
+    session: Mapped[str] = mapped_column(sa.String(80), primary_key=True)  # pseudonym
+    subject: Mapped[str | None] = mapped_column(sa.String(80))  # pseudonym
+    case_id: Mapped[str] = mapped_column(sa.String(32))  # the audit case it is recorded as
+    attempts: Mapped[int]
+    key_id: Mapped[str] = mapped_column(sa.String(16), index=True)  # the sealing key's id
+    sealed_record: Mapped[bytes] = mapped_column(sa.LargeBinary)  # gate.RoundRecord JSON
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime, index=True)
+
+
+OPEN_ROUND_TABLE = cast(sa.Table, OpenRoundRow.__table__)
+
+__all__ = ["OPEN_ROUND_TABLE", "ApiKey", "OpenRoundRow"]

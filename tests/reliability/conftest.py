@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from audit.tables import AuditAttempt, AuditCase, AuditCitation
 from legaldb import make_engine
 from lexgate.settings import Settings
-from tests.conftest import BACKENDS, new_corpus_database
+from tests.conftest import BACKENDS, STORE_KEY, new_corpus_database
 from tests.web.conftest import bearer, corpus_client, corpus_keys  # noqa: F401 (fixtures)
 from web import create_app, create_key
 from web.models import ROLES
@@ -86,6 +86,7 @@ def private_settings(database_url: str, directory: Path, **overrides: object) ->
         "mapping_store_path": directory / "pseudonym-map.sqlite3",
         "web_round_store_path": directory / "open-rounds.sqlite3",
         "audit_secret": "reliability-test-secret-0123456789",
+        "store_key": STORE_KEY,
         **overrides,
     }
     return Settings.model_validate(values)

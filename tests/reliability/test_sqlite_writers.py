@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from audit import MappingStore
-from web.rounds import RoundStore
+from web.rounds import FileRoundStore
 
 PROCESSES = 4
 ROUNDS = 15
@@ -18,8 +18,7 @@ def _open_and_write(kind: str, path: str, barrier: object, results: object) -> N
     barrier.wait()  # type: ignore[attr-defined]
     try:
         if kind == "rounds":
-            with RoundStore(path).transaction():
-                pass
+            FileRoundStore(path).forget("sess_k1_x")
         else:
             MappingStore(Path(path)).record_many([("subj_k1_x", "subject", "raw")])
         results.put("ok")  # type: ignore[attr-defined]

@@ -23,10 +23,12 @@ from audit import Pseudonymizer
 from audit.signing import create_signing_key
 from legaldb import make_engine
 from lexgate.settings import Settings
-from tests.conftest import BACKENDS, new_corpus_database
+from tests.conftest import BACKENDS, STORE_KEY, new_corpus_database
 from tests.web.conftest import TestClient, client_for
 from web import create_key
 from web.models import ROLES
+from web.recording import private_stores
+from web.rounds import RoundStore
 
 if TYPE_CHECKING:
     from legaldb.models import CorpusRead
@@ -79,7 +81,14 @@ def gate_settings(database_url: str, tmp_path: Path) -> Settings:
         mapping_store_path=tmp_path / "private" / "pseudonym-map.sqlite3",
         web_round_store_path=tmp_path / "private" / "open-rounds.sqlite3",
         audit_signing_key_path=tmp_path / "private" / "audit-signing-key.pem",
+        store_key=SecretStr(STORE_KEY),
     )
+
+
+def round_store(app: GatedApp) -> RoundStore:
+    """The round store the app keeps its rounds in (a file on SQLite, the database's table on
+    PostgreSQL), opened anew."""
+    return private_stores(app.settings, app.engine)[1]
 
 
 @pytest.fixture

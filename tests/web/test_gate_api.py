@@ -17,8 +17,7 @@ from tests.web.conftest import (
     bearer,
     client_for,
 )
-from tests.web.recorded import GatedApp, gate_settings
-from web.rounds import RoundStore
+from tests.web.recorded import GatedApp, gate_settings, round_store
 from web.schemas import GateResponse, PremiseResponse
 
 QUESTION = "离婚时共同财产怎么分？对方违约怎么办？"
@@ -89,7 +88,7 @@ def test_second_attempt_continues_the_round(gated_app: GatedApp) -> None:
     assert (case.state, case.attempt_count) == ("passed_after_rerun", 2)
     attempts = _rows(gated_app, ATTEMPT_TABLE, case_id=body.case_id)
     assert sorted(a.attempt for a in attempts) == [1, 2]
-    rounds = RoundStore(gated_app.settings.web_round_store_path)
+    rounds = round_store(gated_app)
     assert rounds.get(gated_app.pseudonymizer.pseudonym("sess", "s-2")) is None
 
     third = _gate(gated_app, question=QUESTION, answer=GOOD_ANSWER, session_id="s-2").json()
@@ -211,7 +210,7 @@ def test_a_failed_audit_write_is_503_and_writes_nothing(gated_app: GatedApp) -> 
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "audit_unavailable"
     assert _rows(gated_app, CASE_TABLE) == [] and _rows(gated_app, ATTEMPT_TABLE) == []
-    rounds = RoundStore(gated_app.settings.web_round_store_path)
+    rounds = round_store(gated_app)
     assert rounds.get(gated_app.pseudonymizer.pseudonym("sess", "s-503")) is None
 
 
@@ -258,15 +257,21 @@ def test_premise_invalid_input(gated_app: GatedApp, body: dict[str, Any], field:
 
 
 def test_the_round_store_is_private_and_forgets_idle_rounds(gated_app: GatedApp) -> None:
-    """The open round is kept in a mode-0600 file under the session's pseudonym, ROUND_TTL long."""
+    """The open round is kept under the session's pseudonym, ROUND_TTL long: in a mode-0600
+    file (SQLite), or sealed in the database, no raw answer or session id in clear (PostgreSQL)."""
     from datetime import UTC, datetime
 
     from web.rounds import ROUND_TTL
+    from web.tables import OPEN_ROUND_TABLE
 
     _gate(gated_app, answer=THREE_CITATIONS, session_id="s-ttl", as_of="2024-01-01")
-    path = gated_app.settings.web_round_store_path
-    assert path.stat().st_mode & 0o777 == 0o600
-    rounds = RoundStore(path)
+    if gated_app.engine.dialect.name == "sqlite":
+        assert gated_app.settings.web_round_store_path.stat().st_mode & 0o777 == 0o600
+    else:
+        [row] = _rows(gated_app, OPEN_ROUND_TABLE)
+        assert b"s-ttl" not in row.sealed_record and VERIFIED.encode() not in row.sealed_record
+        assert (row.attempts, row.key_id) == (1, "t1")
+    rounds = round_store(gated_app)
     session = gated_app.pseudonymizer.pseudonym("sess", "s-ttl")
     kept = rounds.get(session)
     assert kept is not None and kept.record.session_id == "s-ttl"
@@ -277,16 +282,21 @@ def test_the_round_store_is_private_and_forgets_idle_rounds(gated_app: GatedApp)
 def test_new_rounds_are_recorded_outside_the_round_store_lock(
     gated_app: GatedApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """While another writer holds the round store, a first answer that ends its round is gated
-    and recorded (it needs no kept round); one that opens a round is recorded, then 503 because
-    the round cannot be kept; a continuing answer is refused, nothing of it recorded."""
+    """SQLite: while another writer holds the round store file, a first answer that ends its
+    round is gated and recorded (it needs no kept round); one that opens a round is recorded,
+    then 503 because the round cannot be kept; a continuing answer is refused, nothing of it
+    recorded. PostgreSQL: while another transaction holds a session's row, the answers of other
+    sessions (new and continuing) are gated and recorded: rounds are locked per session."""
     import sqlite3
 
     import web.rounds
 
+    monkeypatch.setattr(web.rounds, "BUSY_TIMEOUT_S", 0.2)  # before the store is opened
     opened = _gate(gated_app, question=QUESTION, answer=THREE_CITATIONS, session_id="s-lock",
                    as_of="2024-01-01").json()  # fmt: skip
-    monkeypatch.setattr(web.rounds, "BUSY_TIMEOUT_S", 0.2)
+    if gated_app.engine.dialect.name == "postgresql":
+        _other_sessions_do_not_wait(gated_app, opened)
+        return
     holder = sqlite3.connect(gated_app.settings.web_round_store_path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
@@ -307,5 +317,27 @@ def test_new_rounds_are_recorded_outside_the_round_store_lock(
     finally:
         holder.execute("ROLLBACK")
         holder.close()
+    second = _gate(gated_app, question=QUESTION, answer=GOOD_ANSWER, session_id="s-lock")
+    assert second.status_code == 200 and second.json()["case_id"] == opened["case_id"]
+
+
+def _other_sessions_do_not_wait(gated_app: GatedApp, opened: dict[str, Any]) -> None:
+    """A transaction holds s-lock's row (FOR UPDATE); other sessions' answers go through."""
+    from web.tables import OPEN_ROUND_TABLE
+
+    other = _gate(gated_app, question=QUESTION, answer=THREE_CITATIONS, session_id="s-other",
+                  as_of="2024-01-01").json()  # fmt: skip
+    locked = gated_app.pseudonymizer.pseudonym("sess", "s-lock")
+    with gated_app.engine.begin() as holder:
+        holder.execute(
+            sa.select(OPEN_ROUND_TABLE.c.session)
+            .where(OPEN_ROUND_TABLE.c.session == locked)
+            .with_for_update()
+        )
+        new = _gate(gated_app, answer=THREE_CITATIONS, session_id="s-new", as_of="2024-01-01")
+        assert new.status_code == 200, new.text
+        continued = _gate(gated_app, question=QUESTION, answer=GOOD_ANSWER, session_id="s-other")
+        assert continued.status_code == 200, continued.text
+        assert continued.json()["case_id"] == other["case_id"]
     second = _gate(gated_app, question=QUESTION, answer=GOOD_ANSWER, session_id="s-lock")
     assert second.status_code == 200 and second.json()["case_id"] == opened["case_id"]
