@@ -20,7 +20,6 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -36,7 +35,7 @@ from audit.models import MappingEntry
 from audit.private_files import PrivateDatabase, create_private, use_wal, write_private_once
 from audit.sealing import KeyRing, Sealed, SealedColumns
 from audit.tables import PSEUDONYM_TABLE
-from legaldb.engine import dialect_insert
+from legaldb.engine import describe_error, dialect_insert
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 10.0
@@ -85,30 +84,6 @@ def load_or_create_secret(path: Path) -> bytes:
 
 
 Entry = tuple[str, str, str]  # (pseudonym, kind, raw id)
-
-
-class PseudonymStore(Protocol):
-    """Where pseudonym → (kind, raw id) is kept: a private file, or the shared database."""
-
-    def record_many(
-        self,
-        entries: Iterable[Entry],
-        seen_at: datetime | None = None,
-        *,
-        connection: Connection | None = None,
-    ) -> None:
-        """Remember what each pseudonym stands for, all or none (PseudonymConflictError if a
-        pseudonym is recorded for another id). connection: the audit record's transaction,
-        which a store in the same database joins (a private file commits on its own first)."""
-        ...
-
-    def resolve(self, pseudonym: str) -> MappingEntry | None:
-        """What pseudonym stands for, or None when this store never recorded it."""
-        ...
-
-    def describe(self) -> str:
-        """Where the store is, for messages."""
-        ...
 
 
 def _conflicts(recorded: Iterable[tuple[str, str, str]], wanted: Iterable[Entry]) -> set[str]:
@@ -331,7 +306,7 @@ class DatabaseMappingStore:
             with self.engine.begin() as own:
                 self._write(own, wanted, first_seen)
         except sa.exc.SQLAlchemyError as error:
-            raise MappingStoreError(f"{self.describe()}: {error}") from error
+            raise MappingStoreError(f"{self.describe()}: {describe_error(error)}") from error
 
     def resolve(self, pseudonym: str) -> MappingEntry | None:
         """What pseudonym stands for, or None when it was never recorded here."""
@@ -344,7 +319,7 @@ class DatabaseMappingStore:
                     ).where(table.c.pseudonym == pseudonym)
                 ).one_or_none()
         except sa.exc.SQLAlchemyError as error:
-            raise MappingStoreError(f"{self.describe()}: {error}") from error
+            raise MappingStoreError(f"{self.describe()}: {describe_error(error)}") from error
         if row is None:
             return None
         try:
@@ -353,6 +328,12 @@ class DatabaseMappingStore:
             raise MappingStoreError(str(error)) from error
         return MappingEntry(pseudonym, kind, raw_id, row.first_seen)
 
+
+PseudonymStore = MappingStore | DatabaseMappingStore
+"""Where pseudonym → (kind, raw id) is kept: a private file (one machine), or the shared
+database (several hosts). `record_many(entries, seen_at, connection=…)`: all or none,
+PseudonymConflictError when a pseudonym is recorded for another id; a store in the audit
+record's database joins its transaction, a file commits on its own first."""
 
 __all__ = [
     "SEALED_IDS",

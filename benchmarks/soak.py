@@ -438,6 +438,43 @@ def _report_load(
     return errors == 0 and not records.lost and not records.half_written
 
 
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process pid and its descendants (Linux
+    /proc): the server's workers, whatever else loads the machine."""
+    children: dict[int, list[int]] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        child = int(entry.name)
+        children.setdefault(int(fields[1]), []).append(child)
+        times[child] = (int(fields[11]) + int(fields[12])) / tick
+    total, pending = 0.0, [pid]
+    while pending:
+        current = pending.pop()
+        total += times.get(current, 0.0)
+        pending += children.get(current, [])
+    return total
+
+
+def _report_cpu(backend: str, count: int, server_s: float, client_s: float) -> None:
+    """CPU time per gate, and the rate two cores would give the server with nothing else."""
+    per_gate = server_s / count * 1000
+    print(
+        f"{backend}: CPU (user+sys) server {server_s:.1f} s = {per_gate:.1f} ms/gate, load "
+        f"generator {client_s:.1f} s = {client_s / count * 1000:.1f} ms/gate · two cores for "
+        f"the server alone: {2000 / per_gate:.0f} gates/s"
+        if per_gate
+        else "",
+        flush=True,
+    )
+
+
 def soak(backend: str, requests: int, concurrency: int, workers: int, outage_s: float) -> bool:
     """One backend's soak; True when nothing was lost and no reply was a 5xx."""
     directory = Path(tempfile.mkdtemp(prefix=f"lexgate-soak-{backend}-"))
@@ -450,10 +487,15 @@ def soak(backend: str, requests: int, concurrency: int, workers: int, outage_s: 
             url = corpus_database(database.create_database("soak"))
         key = make_key(url)
         with serve(url, directory, workers=workers) as server:
+            bodies = gate_bodies(requests)
+            server_cpu, client_cpu = tree_cpu_s(server.process.pid), time.process_time()
             started = time.monotonic()
-            replies = send_gates(server.url, key, gate_bodies(requests), concurrency)
+            replies = send_gates(server.url, key, bodies, concurrency)
             wall_s = time.monotonic() - started
+            server_cpu = tree_cpu_s(server.process.pid) - server_cpu
+            client_cpu = time.process_time() - client_cpu
             good = _report_load(backend, replies, check_records(url, replies), wall_s)
+            _report_cpu(backend, len(replies), server_cpu, client_cpu)
             if database is not None:
                 report = outage(database, server.url, key, url, outage_s=outage_s)
                 json_503 = all(

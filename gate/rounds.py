@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from datetime import date
+from typing import NotRequired, TypedDict, Unpack
 
 from gate.assessment import assess_answer
 from gate.decide import wants_rerun
@@ -230,19 +231,25 @@ class Round:
         self.record = fail(self.record, error)
 
 
+class RoundOptions(TypedDict):
+    """What `run` passes on to `Round.start`: the round's statutes, session, date, policy and
+    judge (keyword arguments of both)."""
+
+    repo: StatuteRepository
+    session_id: str
+    as_of: date
+    policy: NotRequired[Policy | None]
+    max_attempts: NotRequired[int | None]
+    premise_facts: NotRequired[tuple[Fact, ...]]
+    judge: NotRequired[Judge | None]
+    threshold: NotRequired[float]
+
+
 def run(
     question: str | None,
     answer: str,
     regenerator: Regenerator | None,
-    *,
-    repo: StatuteRepository,
-    session_id: str,
-    as_of: date,
-    policy: Policy | None = None,
-    max_attempts: int | None = None,
-    premise_facts: tuple[Fact, ...] = (),
-    judge: Judge | None = None,
-    threshold: float = DEFAULT_THRESHOLD,
+    **options: Unpack[RoundOptions],
 ) -> RoundRecord:
     """The whole loop: assess the answer, rerun with facts while the policy asks, record all.
 
@@ -253,17 +260,7 @@ def run(
     Without a regenerator the round stops after the first answer with its rerun request
     pending; the caller regenerates and submits the next one (gate.submit, or Round(record)).
     """
-    current = Round.start(
-        question,
-        repo=repo,
-        session_id=session_id,
-        as_of=as_of,
-        policy=policy,
-        max_attempts=max_attempts,
-        premise_facts=premise_facts,
-        judge=judge,
-        threshold=threshold,
-    )
+    current = Round.start(question, **options)
     current.submit(answer)
     while regenerator is not None and (request := current.rerun_request) is not None:
         try:
@@ -275,4 +272,4 @@ def run(
     return current.record
 
 
-__all__ = ["Round", "fail", "open_round", "record_attempt", "run", "submit"]
+__all__ = ["Round", "RoundOptions", "fail", "open_round", "record_attempt", "run", "submit"]

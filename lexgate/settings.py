@@ -49,6 +49,13 @@ class Settings(BaseSettings):
         "(sqlite:///… embedded default, a relative path under LEXGATE_HOME; "
         "postgresql+psycopg://… in production).",
     )
+    statute_database_url: str | None = Field(
+        default=None,
+        description="SQLAlchemy URL of a read replica of the database that `lexgate serve` and "
+        "`lexgate gateway` workers read the statutes from (their index at start, article "
+        "texts on demand); everything else (API keys, audit, rounds) stays on database_url. "
+        "Unset: database_url.",
+    )
     timezone: str = Field(
         default="Asia/Shanghai",
         description="Timezone in which 'today' (the default as-of date) is taken.",

@@ -59,15 +59,23 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         log.warning("statutes not loaded at start-up (retried on each request): %s", error)
     yield
     app.state.engine.dispose()
+    app.state.statute_engine.dispose()
 
 
 def attach_state(app: FastAPI, settings: Settings) -> None:
     """What every request's dependencies (web.deps) read: settings, engine, statutes, the API
     key cache and the audit tools; shared by the service and the gateway app."""
     engine = make_engine(settings.database_url, echo=settings.sql_echo)
+    # The statutes (index at start, article texts on demand) may come from a read replica.
+    statute_engine = (
+        make_engine(settings.statute_database_url, echo=settings.sql_echo)
+        if settings.statute_database_url
+        else engine
+    )
     app.state.settings = settings
     app.state.engine = engine
-    app.state.statutes = Statutes(engine, settings.cache_dir)
+    app.state.statute_engine = statute_engine
+    app.state.statutes = Statutes(statute_engine, settings.cache_dir)
     app.state.key_cache = KeyCache(settings.web_key_cache_s)
     app.state.audit_tools = AuditToolsHolder(settings, engine)
 

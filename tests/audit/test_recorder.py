@@ -421,15 +421,25 @@ def test_cli_trace_prints_the_session_and_its_cases(
 
 
 def test_cli_trace_without_the_mapping_store_says_so(
-    cli_environment: dict[str, Path], pseudonymizer: Pseudonymizer
+    cli_environment: dict[str, Path],
+    pseudonymizer: Pseudonymizer,
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Away from the server (no mapping store), trace explains why it cannot and exits 1,
-    creating no store."""
+    """Away from the server (SQLite: no mapping store; PostgreSQL: no store key to open the
+    database's mapping), trace explains why it cannot and exits 1, creating nothing."""
+    missing_key = cli_environment["store"].with_name("store.key")
+    monkeypatch.delenv("LEXGATE_STORE_KEY")
+    monkeypatch.setenv("LEXGATE_STORE_KEY_PATH", str(missing_key))
     result = CliRunner().invoke(app, ["audit", "trace", pseudonymizer.pseudonym("sess", "x")])
     assert result.exit_code == 1
-    assert "no pseudonym mapping store" in result.output
-    assert "only be traced on the server" in result.output
-    assert not cli_environment["store"].exists()
+    if database_url.startswith("sqlite"):
+        assert "no pseudonym mapping store" in result.output
+        assert "only be traced on the server" in result.output
+    else:
+        assert f"no store key file at {missing_key}" in result.output
+        assert "lexgate audit init" in result.output
+    assert not cli_environment["store"].exists() and not missing_key.exists()
 
 
 def test_seeds_are_what_masking_replaces() -> None:
