@@ -282,9 +282,18 @@ class DatabaseMappingStore:
                 }
             )
         insert = dialect_insert(connection, PSEUDONYM_TABLE)
-        connection.execute(insert.on_conflict_do_nothing(index_elements=["pseudonym"]), rows)
-        # Another host may have recorded a pseudonym meanwhile: it must be the same id.
-        _conflicts(self._recorded(connection, [e[0] for e in missing]), missing)
+        inserted = set(
+            connection.execute(
+                insert.on_conflict_do_nothing(index_elements=["pseudonym"]).returning(
+                    PSEUDONYM_TABLE.c.pseudonym
+                ),
+                rows,
+            ).scalars()
+        )
+        # Another host recorded the others meanwhile: each must stand for the same id.
+        raced = [entry for entry in missing if entry[0] not in inserted]
+        if raced:
+            _conflicts(self._recorded(connection, [e[0] for e in raced]), raced)
 
     def record_many(
         self,
