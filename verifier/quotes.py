@@ -250,7 +250,7 @@ class QuoteIndex(Generic[K]):
         weighs most) and, per candidate holding any, the share of that weight it holds."""
         total = 0.0
         shared: dict[int, float] = {}
-        for gram in grams:
+        for gram in sorted(grams):  # one order whatever the caller's set: reproducible sums
             if gram in self._common:
                 continue
             posting = self._postings.get(gram)
@@ -283,8 +283,10 @@ class QuoteIndex(Generic[K]):
         return _rescore(variants, self._keys, self._texts, shortlist, limit, min_score)
 
 
-def _bigrams(text: str) -> set[str]:
-    return {text[i : i + 2] for i in range(len(text) - 1)}
+def _bigrams(text: str) -> dict[str, None]:
+    """The distinct bigrams in the order they first occur (a set's order would change float
+    sums, and so near-tied rankings, with PYTHONHASHSEED)."""
+    return dict.fromkeys(text[i : i + 2] for i in range(len(text) - 1))
 
 
 def _rescore(
