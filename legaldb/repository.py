@@ -570,7 +570,8 @@ def database_stats(engine: Engine) -> dict[str, Any]:
 
 def bundled_import_outdated(engine: Engine) -> bool:
     """True when the stored corpus came from the bundled data but not from all of it now
-    bundled (a database built before the history and flk sources were added)."""
+    bundled, or under older import rules (a database built before the history and flk sources
+    were added, or before IMPORT_RULES last changed)."""
     from legaldb.corpus.statutes import BUNDLED_STATUTES_SOURCE
 
     with engine.connect() as conn:

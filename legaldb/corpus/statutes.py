@@ -84,10 +84,14 @@ STATED_RE = re.compile(
 AMENDING_DECISION = "amending-decision"
 DATE_IN_LINE_RE = re.compile(r"\d{4}年\d{1,2}月\d{1,2}日")
 KNOWN_LEVELS = set(LEVELS)
+# The revision of the import rules, recorded with the source: raise it when a rule changes what
+# is stored from the same files, so that `db init` imports the bundled data again (2: the version
+# before an undated one ends on its promulgation).
+IMPORT_RULES = "import rules 2"
 # What read_statutes() of the bundled data records as its source (`db init` compares it).
 BUNDLED_STATUTES_SOURCE = (
     "legaldb/data/lawrefbook-national.tar.xz + legaldb/data/lawrefbook-history.tar.xz"
-    " + legaldb/data/flk-national.tar.xz"
+    f" + legaldb/data/flk-national.tar.xz ({IMPORT_RULES})"
 )
 
 
@@ -646,7 +650,8 @@ def read_statutes(
     if flk is not None and flk_read is not None:
         sources.append(_shown(flk))
         snapshots.append(flk_read.snapshot)
-    return replace(merged, source=" + ".join(sources), snapshot="; ".join(snapshots))
+    source_line = f"{' + '.join(sources)} ({IMPORT_RULES})"
+    return replace(merged, source=source_line, snapshot="; ".join(snapshots))
 
 
 def _shown(path: Path) -> str:

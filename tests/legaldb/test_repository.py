@@ -274,3 +274,36 @@ def test_loading_an_empty_database(tmp_path: Path) -> None:
     assert repository.resolve("民法典") is None
     assert repository.manifest().source == ""
     assert not repository.covers_completely("法律")
+
+
+def test_a_bundled_import_under_older_rules_is_imported_again(
+    database_url: str, corpus_database_url: str
+) -> None:
+    """`db init` imports again when the stored bundled source lacks the current IMPORT_RULES
+    (a database built before the rules changed), not when it is current."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy.orm import Session
+
+    from legaldb import orm
+    from legaldb.corpus.statutes import BUNDLED_STATUTES_SOURCE, IMPORT_RULES
+    from legaldb.repository import bundled_import_outdated
+
+    current = make_engine(corpus_database_url)
+    try:
+        assert not bundled_import_outdated(current)
+    finally:
+        current.dispose()
+    assert BUNDLED_STATUTES_SOURCE.endswith(f"({IMPORT_RULES})")
+    upgrade(database_url)
+    older = make_engine(database_url)
+    try:
+        with Session(older) as session, session.begin():
+            session.add(orm.DatasetManifest(
+                dataset="lawrefbook", snapshot="s", imported_at=datetime.now(UTC), counts={},
+                complete_levels=[], skipped=[], undated=[],
+                source=BUNDLED_STATUTES_SOURCE.removesuffix(f" ({IMPORT_RULES})"),
+            ))  # fmt: skip
+        assert bundled_import_outdated(older)
+    finally:
+        older.dispose()
