@@ -64,10 +64,8 @@ def gated_rounds(repo: StatuteRepository) -> list[RoundRecord]:
                 result = assess(  # gate.assess_answer without checking a repeated answer again
                     checks[answer],
                     answer,
-                    question=question,
+                    turn=round_.next_turn,
                     policy=policy,
-                    session_id="bench",
-                    attempt=offset + 1,
                 )
                 round_ = record_attempt(round_, answer, Assessment(checks[answer], result))
                 if round_.state != "open":

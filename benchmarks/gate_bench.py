@@ -22,7 +22,7 @@ from typing import Any
 import verifier
 from benchmarks.common import ANSWERS, repository
 from gate import Policy, assess
-from gate.models import GateResult
+from gate.models import GateResult, Turn
 from legaldb import StatuteRepository
 
 DATES = (date(2023, 8, 1), date(2026, 11, 29))
@@ -43,9 +43,8 @@ def evaluate_all(
             assess(
                 checked,
                 item["answer"],
-                question=item.get("question"),
+                turn=Turn(question=item.get("question"), session_id=item["id"]),
                 policy=policy,
-                session_id=item["id"],
                 repo=repo,
             )
         )

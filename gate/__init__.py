@@ -3,7 +3,7 @@
 `assess_answer` is the one path of an answer: it checks the citations, asks the judge (when
 given) and decides (pass, rerun, pass_boundary, no_citations) with the verifiable rate, the
 quality standards and the facts for a rerun, returning the whole `Assessment`; `assess` is its
-pure decision on a check, `evaluate` its result alone. `run` drives a whole round of
+pure decision on a check (a `Turn` says which answer of which round it is). `run` drives a whole round of
 fact-injected reruns through a `Regenerator` (the HTTP one: `lexgate.llm`); `premise` gives facts for the generation prompt.
 """
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from textnorm.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from gate.assessment import assess_answer, evaluate
+    from gate.assessment import assess_answer
     from gate.decide import assess
     from gate.errors import GateError, RegeneratorError, RoundClosedError
     from gate.models import (
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         RerunRequest,
         RoundRecord,
         Standard,
+        Turn,
     )
     from gate.policy import Policy
     from gate.premise import premise
@@ -43,9 +44,9 @@ __all__ = [
     "RoundClosedError",
     "RoundRecord",
     "Standard",
+    "Turn",
     "assess",
     "assess_answer",
-    "evaluate",
     "fail",
     "open_round",
     "premise",
@@ -56,7 +57,7 @@ __all__ = [
 __getattr__ = lazy_exports(
     __name__,
     {
-        "gate.assessment": ("assess_answer", "evaluate"),
+        "gate.assessment": ("assess_answer",),
         "gate.decide": ("assess",),
         "gate.errors": ("GateError", "RegeneratorError", "RoundClosedError"),
         "gate.models": (
@@ -67,6 +68,7 @@ __getattr__ = lazy_exports(
             "RerunRequest",
             "RoundRecord",
             "Standard",
+            "Turn",
         ),
         "gate.policy": ("Policy",),
         "gate.premise": ("premise",),

@@ -13,7 +13,7 @@ from datetime import date
 import verifier
 from gate.decide import assess
 from gate.judge import DEFAULT_THRESHOLD, Judge, judge_verdicts
-from gate.models import Assessment, GateResult
+from gate.models import Assessment, Judgements, Turn
 from gate.policy import Policy
 from legaldb.repository import StatuteRepository
 
@@ -23,58 +23,21 @@ def assess_answer(
     *,
     repo: StatuteRepository,
     as_of: date,
-    question: str | None = None,
+    turn: Turn = Turn(),
     policy: Policy | None = None,
-    session_id: str | None = None,
-    attempt: int = 1,
     judge: Judge | None = None,
     threshold: float = DEFAULT_THRESHOLD,
 ) -> Assessment:
-    """Check, judge (when a judge is given) and decide on one answer as of as_of.
-
-    attempt is the answer's place in its round (a rerun request asks for attempt + 1);
-    session_id names the round in that request (default: a digest of question and answer).
-    """
+    """Check, judge (when a judge is given) and decide on one answer of a turn as of as_of;
+    `.result` is the gate's result alone."""
     check = verifier.check(answer, repo, as_of)
-    judged, judge_error = (
+    judgements = (
         judge_verdicts(check.verdicts, judge, threshold=threshold)
         if judge is not None
-        else ((), None)
+        else Judgements()
     )
-    result = assess(
-        check,
-        answer,
-        question=question,
-        policy=policy,
-        session_id=session_id,
-        attempt=attempt,
-        repo=repo,
-        judged=judged,
-        judge_error=judge_error,
-    )
+    result = assess(check, answer, turn=turn, policy=policy, repo=repo, judgements=judgements)
     return Assessment(check=check, result=result)
 
 
-def evaluate(
-    answer: str,
-    *,
-    repo: StatuteRepository,
-    as_of: date,
-    question: str | None = None,
-    policy: Policy | None = None,
-    session_id: str | None = None,
-    attempt: int = 1,
-) -> GateResult:
-    """The gate's result alone (`assess_answer` without a judge)."""
-    return assess_answer(
-        answer,
-        repo=repo,
-        as_of=as_of,
-        question=question,
-        policy=policy,
-        session_id=session_id,
-        attempt=attempt,
-    ).result
-
-
-__all__ = ["assess_answer", "evaluate"]
+__all__ = ["assess_answer"]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from verifier.cli import AnswerFile, AsOf, PrintJson, RepositoryLoader, TodayLoader
 from verifier.errors import InputError
 from verifier.inputs import jsonl_items, parse_as_of, read_input
 
@@ -39,19 +40,19 @@ def gate_jsonl_lines(
     lines: Iterable[str], repo: StatuteRepository, default_as_of: date, policy: Policy
 ) -> Iterator[str]:
     """One line {"id", "decision", …} per input line {"id", "question"?, "answer", "as_of"?}."""
-    from gate.assessment import evaluate
+    from gate.assessment import assess_answer
+    from gate.models import Turn
 
     for _, item, answer in jsonl_items(lines):
-        question = item.get("question")
         item_id = item.get("id")
-        result = evaluate(
+        session_id = str(item_id) if item_id not in (None, "") else None
+        result = assess_answer(
             answer,
             repo=repo,
-            question=question,
             as_of=parse_as_of(item.get("as_of"), default_as_of),
+            turn=Turn(question=item.get("question"), session_id=session_id),
             policy=policy,
-            session_id=str(item_id) if item_id not in (None, "") else None,
-        )
+        ).result
         yield json.dumps(result_line(item_id, result), ensure_ascii=False)
 
 
@@ -82,22 +83,18 @@ def print_result(result: GateResult, console: Console) -> None:
 
 
 def register(
-    app: typer.Typer,
-    repository_loader: Callable[[], StatuteRepository],
-    today_loader: Callable[[], date],
+    app: typer.Typer, repository_loader: RepositoryLoader, today_loader: TodayLoader
 ) -> None:
     """Add `gate` to the root command; today_loader gives the default as-of date."""
 
     @app.command("gate")
     def gate_command(
-        file: Annotated[str, typer.Argument(help="The answer: a file, or - for standard input.")],
+        file: AnswerFile,
         question: Annotated[
             str | None, typer.Option("--question", help="The question the answer replies to.")
         ] = None,
-        as_of: Annotated[
-            str | None, typer.Option("--as-of", help="Decide as of this date (YYYY-MM-DD).")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        as_of: AsOf = None,
+        as_json: PrintJson = False,
         jsonl: Annotated[
             bool,
             typer.Option(
@@ -110,7 +107,8 @@ def register(
     ) -> None:
         """Decide on an answer: pass, rerun (with the facts and request), pass_boundary or
         no_citations, with every quality standard."""
-        from gate.assessment import evaluate
+        from gate.assessment import assess_answer
+        from gate.models import Turn
         from gate.policy import Policy
 
         policy = Policy(strict=strict)
@@ -122,9 +120,9 @@ def register(
                 for line in gate_jsonl_lines(text.splitlines(), repo, default_as_of, policy):
                     typer.echo(line)
                 return
-            result = evaluate(
-                text, repo=repo, question=question, as_of=default_as_of, policy=policy
-            )
+            result = assess_answer(
+                text, repo=repo, as_of=default_as_of, turn=Turn(question=question), policy=policy
+            ).result
         except InputError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from None

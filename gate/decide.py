@@ -21,10 +21,11 @@ from gate.models import (
     Failure,
     Finding,
     GateResult,
-    JudgedCitation,
+    Judgements,
     RateCounts,
     RerunRequest,
     Signal,
+    Turn,
 )
 from gate.policy import Policy
 from gate.provisions import (
@@ -165,18 +166,16 @@ def assess(
     check: CheckResult,
     answer: str,
     *,
-    question: str | None = None,
+    turn: Turn = Turn(),
     policy: Policy | None = None,
-    session_id: str | None = None,
-    attempt: int = 1,
     repo: StatuteRepository | None = None,
-    judged: Sequence[JudgedCitation] = (),
-    judge_error: str | None = None,
+    judgements: Judgements = Judgements(),
 ) -> GateResult:
     """The decision on an answer already checked by the verifier (no I/O but the repository's
     in-memory index, consulted only when given); the judge's standing judgements, if any,
     count as failures beside the verifier's (gate.judge)."""
     policy = policy or Policy()
+    judged = judgements.judged
     verdicts = check.verdicts
     counts = rate_counts(verdicts, policy)
     found = findings(verdicts, policy, repo=repo, as_of=date.fromisoformat(check.as_of))
@@ -199,12 +198,12 @@ def assess(
     request: RerunRequest | None = None
     if wants_rerun(decision, policy):
         request = rerun_request(
-            question=question,
+            question=turn.question,
             answer=answer,
             facts=facts,
             decision=decision,
-            session_id=session_id or default_session_id(question, answer),
-            attempt=attempt + 1,
+            session_id=turn.session_id or default_session_id(turn.question, answer),
+            attempt=turn.attempt + 1,
             as_of=check.as_of,
         )
     return GateResult(
@@ -216,8 +215,8 @@ def assess(
         standards=standards,
         facts=tuple(facts),
         rerun_request=request,
-        judged=tuple(judged),
-        judge_error=judge_error,
+        judged=judged,
+        judge_error=judgements.error,
         tail_coverage=tail_coverage(answer, found_conclusions, policy),
     )
 

@@ -26,6 +26,7 @@ from gate.models import (
     Failure,
     JudgedCitation,
     Judgement,
+    Judgements,
     JudgeQuestion,
     Relation,
     Signal,
@@ -142,7 +143,7 @@ def question_for(verdict: Verdict) -> JudgeQuestion | None:
 
 def judge_verdicts(
     verdicts: Sequence[Verdict], judge: Judge, *, threshold: float = DEFAULT_THRESHOLD
-) -> tuple[tuple[JudgedCitation, ...], str | None]:
+) -> Judgements:
     """Judge each distinct (provision, claim) once, at its first occurrence.
 
     Returns the judged citations and the judge's error, if any: a reply without the options
@@ -176,7 +177,7 @@ def judge_verdicts(
                 end=verdict.citation.end,
             )
         )
-    return tuple(judged), ("; ".join(errors) if errors else None)
+    return Judgements(tuple(judged), "; ".join(errors) if errors else None)
 
 
 def claim_detail(claim: str) -> str:

@@ -293,6 +293,16 @@ class GateResult(Decided):
 
 
 @dataclass(frozen=True, slots=True)
+class Turn:
+    """Which answer is assessed: the question it replies to, the round's session id (None: a
+    digest of question and answer) and its attempt in that round (a rerun asks for attempt + 1)."""
+
+    question: str | None = None
+    session_id: str | None = None
+    attempt: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class Assessment:
     """An answer's whole assessment: the verifier's check and the gate's result (with the
     judge's judgements). Made only by `gate.assess_answer`; rounds keep it, audit records it."""
@@ -351,6 +361,11 @@ class RoundRecord(_Frozen):
         if self.state != "open" or not self.attempts:
             return None
         return self.attempts[-1].rerun_request
+
+    @property
+    def next_turn(self) -> Turn:
+        """The turn of the round's next answer."""
+        return Turn(self.question, self.session_id, len(self.attempts) + 1)
 
     @property
     def final_answer(self) -> str | None:
@@ -412,6 +427,15 @@ class JudgedCitation(_Frozen):
     stands: bool
     start: int = Field(description="Where the citation stands in the answer.")
     end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Judgements:
+    """What the model judge said of one answer (gate.judge): its judged citations, and why it
+    gave none (or not every one), if so."""
+
+    judged: tuple[JudgedCitation, ...] = ()
+    error: str | None = None
 
 
 Decided.model_rebuild()

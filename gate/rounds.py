@@ -138,10 +138,8 @@ def submit(
         answer,
         repo=repo,
         as_of=date.fromisoformat(record.as_of),
-        question=record.question,
+        turn=record.next_turn,
         policy=record.policy,
-        session_id=record.session_id,
-        attempt=len(record.attempts) + 1,
         judge=judge,
         threshold=threshold,
     )

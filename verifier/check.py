@@ -18,6 +18,7 @@ from verifier.models import (
     STATUSES,
     CheckResult,
     QuoteCheck,
+    Recital,
     Resolved,
     Summary,
     Verdict,
@@ -68,15 +69,19 @@ def check_citations(
             quote = citation.quote.text if citation.quote else None
             number = k.article.number if k.article else citation.article
             suffix = k.article.suffix if k.article else citation.article_suffix
+            recital = Recital(quote, article_text, k.law, k.version, number, suffix)
             quote_check = check_quote(
-                repo, quote, article_text, k.law, k.version, number, suffix,
-                [pair for law_id, pair in cited_laws.items() if k.law is None or law_id != k.law.id],
-            )  # fmt: skip
+                repo,
+                recital,
+                [
+                    pair
+                    for law_id, pair in cited_laws.items()
+                    if k.law is None or law_id != k.law.id
+                ],
+            )
             claim = citation.claim.text if citation.claim else None
             conflicts = check_numbers(claim, quote, article_text)
-            support = judge_support(
-                repo, quote, article_text, k.law, k.version, number, suffix, quote_check
-            )
+            support = judge_support(repo, recital, quote_check)
         status, reason, facts = k.status, k.reason, k.facts
         if (
             status == "verified"

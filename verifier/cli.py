@@ -16,6 +16,16 @@ from verifier.inputs import jsonl_items, parse_as_of, read_input
 if TYPE_CHECKING:
     from legaldb import StatuteRepository
 
+# What `check` and `gate` share: the answer argument, --as-of, --json, and how they get the
+# repository and today's date (given by the root command).
+AnswerFile = Annotated[str, typer.Argument(help="The answer: a file, or - for standard input.")]
+AsOf = Annotated[
+    str | None, typer.Option("--as-of", help="As of this date (YYYY-MM-DD; default: today).")
+]
+PrintJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+RepositoryLoader = Callable[[], "StatuteRepository"]
+TodayLoader = Callable[[], date]
+
 
 def check_jsonl_lines(
     lines: Iterable[str],
@@ -43,19 +53,15 @@ def check_jsonl_lines(
 
 
 def register(
-    app: typer.Typer,
-    repository_loader: Callable[[], StatuteRepository],
-    today_loader: Callable[[], date],
+    app: typer.Typer, repository_loader: RepositoryLoader, today_loader: TodayLoader
 ) -> None:
     """Add `check` to the root command; today_loader gives the default as-of date."""
 
     @app.command("check")
     def check_command(
-        file: Annotated[str, typer.Argument(help="The answer: a file, or - for standard input.")],
-        as_of: Annotated[
-            str | None, typer.Option("--as-of", help="Check as of this date (YYYY-MM-DD).")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        file: AnswerFile,
+        as_of: AsOf = None,
+        as_json: PrintJson = False,
         jsonl: Annotated[
             bool, typer.Option("--jsonl", help='FILE holds lines {"id", "answer", "as_of"?}.')
         ] = False,

@@ -20,7 +20,7 @@ from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
 from legaldb.snapshot import read_marshalled, write_marshalled
 from verifier.memo import recall
-from verifier.models import FoundIn, NumberConflict, QuoteCheck, QuoteScore
+from verifier.models import FoundIn, NumberConflict, QuoteCheck, QuoteScore, Recital
 from verifier.numbers import number_conflicts
 from verifier.quotes import QuoteIndex, compare_quote
 
@@ -121,21 +121,18 @@ def _locate(
 
 def check_quote(
     repo: StatuteRepository,
-    quote: str | None,
-    article_text: str | None,
-    law: LawInfo | None,
-    version: VersionInfo | None,
-    number: int,
-    suffix: str | None,
+    recital: Recital,
     other_laws: Iterable[tuple[LawInfo, VersionInfo]] = (),
 ) -> QuoteCheck:
     """Compare a quote with its article's text; on partial/mismatch, say where it really is."""
+    quote, article_text = recital.quote, recital.article_text
     if not quote or not quote.strip() or article_text is None:
         return NO_QUOTE
     score = compare_memoised(quote, article_text)
+    law, version = recital.law, recital.version
     if score.verdict == "match" or law is None or version is None:
         return QuoteCheck(score.verdict, round(score.score, 4))
-    found_in = _locate(repo, quote, law, version, number, suffix, other_laws)
+    found_in = _locate(repo, quote, law, version, recital.number, recital.suffix, other_laws)
     return QuoteCheck(score.verdict, round(score.score, 4), tuple(found_in))
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from extractor.models import Citation
+from legaldb.models import LawInfo, VersionInfo
 
 # --- Content checks: quotes (verifier.quotes) and numbers (verifier.numbers) ---
 
@@ -60,6 +61,20 @@ class NumberConflict:
     article_values: tuple[float, ...]
     claim_surface: str
     article_surfaces: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Recital:
+    """What one citation states of its article, beside that article as the law has it: what the
+    quote check and the support verdict compare. article_text, law and version are None where
+    the citation reached no article text; number and suffix name the article cited."""
+
+    quote: str | None
+    article_text: str | None
+    law: LawInfo | None
+    version: VersionInfo | None
+    number: int
+    suffix: str | None
 
 
 # --- Verdicts: what `verifier.check` returns (verifier.classify, verifier.check) ---

@@ -218,19 +218,7 @@ class QuoteIndex(Generic[K]):
 
     def _shortlist(self, quote: str) -> list[int]:
         """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""
-        shared: dict[int, float] = {}
-        quote_weight = 0.0
-        for gram in _bigrams(quote):
-            if gram in self._common:
-                continue
-            posting = self._postings.get(gram)
-            if posting is None:
-                quote_weight += self._unseen_idf
-                continue
-            idf = self._idf[gram]
-            quote_weight += idf
-            for index in posting:
-                shared[index] = shared.get(index, 0.0) + idf
+        quote_weight, shared = self._weights_of(_bigrams(quote))
         size = len(quote)
         ranked = []
         for index, weight in shared.items():
@@ -241,16 +229,12 @@ class QuoteIndex(Generic[K]):
             ranked.append((weight / smaller * disparity, index))
         return [index for _, index in heapq.nlargest(PREFILTER_KEEP, ranked)]
 
-    def is_common(self, gram: str) -> bool:
-        """A bigram in so many candidates that it tells none apart (应当, 规定 …)."""
-        return gram in self._common
-
-    def coverage(self, grams: Iterable[str]) -> tuple[float, dict[K, float]]:
-        """The idf weight of the bigrams (common ones ignored; a bigram no candidate holds
-        weighs most) and, per candidate holding any, the share of that weight it holds."""
+    def _weights_of(self, grams: Iterable[str]) -> tuple[float, dict[int, float]]:
+        """The idf weight of the bigrams, summed in their order (common ones ignored, one no
+        candidate holds weighs the most), and per candidate index the weight it shares."""
         total = 0.0
         shared: dict[int, float] = {}
-        for gram in sorted(grams):  # one order whatever the caller's set: reproducible sums
+        for gram in grams:
             if gram in self._common:
                 continue
             posting = self._postings.get(gram)
@@ -261,6 +245,17 @@ class QuoteIndex(Generic[K]):
             total += idf
             for index in posting:
                 shared[index] = shared.get(index, 0.0) + idf
+        return total, shared
+
+    def is_common(self, gram: str) -> bool:
+        """A bigram in so many candidates that it tells none apart (应当, 规定 …)."""
+        return gram in self._common
+
+    def coverage(self, grams: Iterable[str]) -> tuple[float, dict[K, float]]:
+        """The idf weight of the bigrams (common ones ignored; a bigram no candidate holds
+        weighs most) and, per candidate holding any, the share of that weight it holds."""
+        # One order whatever the caller's set: reproducible sums.
+        total, shared = self._weights_of(sorted(grams))
         if not total:
             return 0.0, {}
         return total, {self._keys[index]: weight / total for index, weight in shared.items()}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from verifier.models import CheckResult, Verdict
-from verifier.serialize import SUPPORT_LABELS, badge_label, summary_line
+from verifier.serialize import SUPPORT_LABELS, SUPPORT_MARKS, badge_label, summary_line
 
 # Colour and icon per badge: the label and the icon carry the meaning, colour only helps.
 STYLES: dict[str, tuple[str, str]] = {
@@ -17,10 +17,10 @@ STYLES: dict[str, tuple[str, str]] = {
 }
 
 
-SUPPORT_STYLES: dict[str, tuple[str, str]] = {
-    "supports": ("green", "≡"),
-    "partly": ("bold yellow", "≈"),
-    "unsupported": ("bold red", "≠"),
+SUPPORT_STYLES: dict[str, str] = {
+    "supports": "green",
+    "partly": "bold yellow",
+    "unsupported": "bold red",
 }
 
 
@@ -42,8 +42,8 @@ def _badge(verdict: Verdict) -> Text:
     badge = Text(f"[{icon} {label}{extra}]", style=style)
     support = SUPPORT_LABELS.get(verdict.support.verdict)
     if support is not None:  # the content is judged apart from the status: its own mark
-        support_style, support_icon = SUPPORT_STYLES[verdict.support.verdict]
-        badge.append(f"[{support_icon} {support}]", style=support_style)
+        mark = SUPPORT_MARKS[verdict.support.verdict]
+        badge.append(f"[{mark} {support}]", style=SUPPORT_STYLES[verdict.support.verdict])
     return badge
 
 

@@ -22,6 +22,8 @@ SUPPORT_LABELS: dict[str, str] = {
     "partly": "内容部分相符",
     "unsupported": "内容不符",
 }
+# Its symbol, in the terminal and on pages alike.
+SUPPORT_MARKS: dict[str, str] = {"supports": "≡", "partly": "≈", "unsupported": "≠"}
 
 
 def badge_label(verdict: Verdict) -> str:

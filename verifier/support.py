@@ -59,6 +59,7 @@ from verifier.models import (
     FoundIn,
     QuoteCheck,
     QuoteScore,
+    Recital,
     Support,
     SupportVerdict,
 )
@@ -170,19 +171,12 @@ def _numbers_changed(quote: str, passage: str) -> list[Difference]:
     ]
 
 
-def judge_support(
-    repo: StatuteRepository,
-    quote: str | None,
-    article_text: str | None,
-    law: LawInfo | None,
-    version: VersionInfo | None,
-    number: int,
-    suffix: str | None,
-    quote_check: QuoteCheck,
-) -> Support:
+def judge_support(repo: StatuteRepository, recital: Recital, quote_check: QuoteCheck) -> Support:
     """The support verdict of one citation's stated content (see the module docstring),
     memoised per repository (least recently used out): the same recitations recur across
     answers and reruns, and the verdict is a pure function of its inputs and the repository."""
+    quote, article_text = recital.quote, recital.article_text
+    law, version, number, suffix = recital.law, recital.version, recital.number, recital.suffix
     if not quote or not quote.strip() or article_text is None or law is None or version is None:
         return NO_SUPPORT
     return recall(

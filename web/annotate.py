@@ -10,20 +10,19 @@ from dataclasses import dataclass
 
 from textnorm import strip_prc_prefix
 from verifier.models import CheckResult, Verdict
-from verifier.serialize import SUPPORT_LABELS, badge_label
+from verifier.serialize import SUPPORT_LABELS, SUPPORT_MARKS, badge_label
 from web.labels import REASON_TEXTS
 
-# Badge label -> (CSS kind, icon file under /static/icons/).
-KINDS: dict[str, tuple[str, str]] = {
-    "现行有效": ("verified", "verified.svg"),
-    "已修改": ("amended", "amended.svg"),
-    "已废止": ("repealed", "repealed.svg"),
-    "尚未生效": ("pending", "pending.svg"),
-    "未能核验": ("unverified", "unverified.svg"),
+# Badge label -> CSS kind; its icon is /static/icons/<kind>.svg.
+KINDS: dict[str, str] = {
+    "现行有效": "verified",
+    "已修改": "amended",
+    "已废止": "repealed",
+    "尚未生效": "pending",
+    "未能核验": "unverified",
 }
 
-# Support verdict -> the mark shown beside the status label (its own colour and symbol).
-SUPPORT_MARKS: dict[str, str] = {"supports": "≡", "partly": "≈", "unsupported": "≠"}
+# Support verdict -> the sentence that explains it (its symbol: serialize.SUPPORT_MARKS).
 SUPPORT_TEXTS: dict[str, str] = {
     "supports": "条文支持回答所述内容。",
     "partly": "回答所述内容可以辨认出是该条的规定，但有实质差别（数字、期限、条件等）。",
@@ -90,12 +89,12 @@ def note_of(verdict: Verdict) -> str:
 def badge_of(index: int, verdict: Verdict) -> Badge:
     """The badge of one verdict."""
     label = badge_label(verdict)
-    kind, icon = KINDS[label]
+    kind = KINDS[label]
     return Badge(
         index=index,
         label=label,
         kind=kind,
-        icon=icon,
+        icon=f"{kind}.svg",
         note=note_of(verdict),
         reason_text=REASON_TEXTS[verdict.reason],
         verdict=verdict,

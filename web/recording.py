@@ -225,10 +225,8 @@ def gate_and_record(
         request.answer,
         repo=repo,
         as_of=date.fromisoformat(current.as_of),
-        question=current.question,
+        turn=current.next_turn,
         policy=current.policy,
-        session_id=session_id,
-        attempt=len(current.attempts) + 1,
         judge=tools.judge,
         threshold=tools.judge_threshold,
     )

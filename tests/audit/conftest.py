@@ -47,7 +47,7 @@ def seeded(text: str) -> str:
 
 def gated(repo: StatuteRepository, answer: str, question: str | None = None) -> gate.Assessment:
     """The answer's assessment: the verifier's check and the gate's decision (as of AS_OF)."""
-    return gate.assess_answer(answer, repo=repo, as_of=AS_OF, question=question)
+    return gate.assess_answer(answer, repo=repo, as_of=AS_OF, turn=gate.Turn(question=question))
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gate import Policy, assess
+from gate import Policy, Turn, assess
 from gate.facts import TEMPLATES_DIR, cn_date, excerpt, no_citations_fact, passage_with
 from gate.models import FactKind
 from tests.gate.builders import checked, citation, invented, outside, repealed, verdict
@@ -216,7 +216,9 @@ def test_passage_names_the_sentence_with_the_number() -> None:
 def test_rerun_request_carries_question_answer_instruction_and_facts() -> None:
     answer = "根据《中华人民共和国民法典》第一千二百八十九条，应当赔偿。"
     result = assess(
-        checked(invented(1289, start=2)), answer, question="邻居漏水怎么办？", session_id="s-1"
+        checked(invented(1289, start=2)),
+        answer,
+        turn=Turn(question="邻居漏水怎么办？", session_id="s-1"),
     )
     request = result.rerun_request
     assert request is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate import Policy, assess
+from gate import Policy, Turn, assess
 from gate.models import GateResult
 from tests.gate.builders import checked, citation, good, invented, mismatch, outside, verdict
 from tests.strategies import gate_citation_specs
@@ -68,6 +68,6 @@ def test_decision_ignores_order_and_repeats(
         for index, (kind, article) in enumerate(again_cited)
     ]
     policy = Policy(strict=strict)
-    once = assess(checked(*verdicts), ANSWER, question="问？", policy=policy)
-    again = assess(checked(*shuffled, *repeats), ANSWER, question="问？", policy=policy)
+    once = assess(checked(*verdicts), ANSWER, turn=Turn(question="问？"), policy=policy)
+    again = assess(checked(*shuffled, *repeats), ANSWER, turn=Turn(question="问？"), policy=policy)
     assert essentials(again) == essentials(once)

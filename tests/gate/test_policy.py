@@ -8,7 +8,7 @@ from functools import partial
 import pytest
 from pydantic import ValidationError
 
-from gate import Policy, assess
+from gate import Policy, Turn, assess
 from gate.models import GateResult
 from tests.gate.builders import (
     checked,
@@ -88,7 +88,7 @@ CASES = [
 def test_decision_at_the_edges(
     makers: list[Callable[[int], Verdict]], policy: Policy, decision: str, rate: float | None
 ) -> None:
-    result = assess(checked(*spread(*makers)), ANSWER, question="问题？", policy=policy)
+    result = assess(checked(*spread(*makers)), ANSWER, turn=Turn(question="问题？"), policy=policy)
     assert result.decision == decision
     if rate is None:
         assert result.verifiable_rate is None
@@ -140,7 +140,7 @@ def test_counts_are_per_distinct_provision_in_the_worst_tier() -> None:
 )
 def test_no_citations_rerun_asks_for_the_legal_basis(reruns: int, requested: bool) -> None:
     answer = "您可以要求对方赔偿损失。\n对方应当承担违约责任。"
-    result = assess(checked(), answer, question="对方违约怎么办？",
+    result = assess(checked(), answer, turn=Turn(question="对方违约怎么办？"),
                     policy=Policy(no_citations_reruns=reruns))  # fmt: skip
     assert result.decision == "no_citations"
     assert [f.kind for f in result.facts] == ["no_citations"]
@@ -188,6 +188,6 @@ def test_policy_rejects_invalid_values(bad: dict[str, object]) -> None:
 
 
 def test_result_is_json_serialisable() -> None:
-    result = assess(checked(invented(1289, 0), good(577, 30)), ANSWER, question="问？")
+    result = assess(checked(invented(1289, 0), good(577, 30)), ANSWER, turn=Turn(question="问？"))
     again = GateResult.model_validate_json(result.model_dump_json())
     assert again == result

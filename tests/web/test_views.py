@@ -51,7 +51,7 @@ def test_segments_cover_real_answers(statute_repository: StatuteRepository) -> N
         badges = [b for s in cut for b in s.badges]
         assert sorted(b.index for b in badges) == list(range(len(result.verdicts)))
         for badge in badges:
-            assert badge.label in KINDS and badge.kind == KINDS[badge.label][0]
+            assert badge.label in KINDS and badge.kind == KINDS[badge.label]
         for segment in (s for s in cut if s.badges):
             first = segment.badges[0].verdict.citation
             assert segment.text and segment.text in answer[first.start : first.end]

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
-from gate import assess_answer
+from gate import Turn, assess_answer
 from legaldb import StatuteRepository
 from verifier import CheckResult, summary_line
 from web.annotate import segments
@@ -66,7 +66,7 @@ async def check_page(
         )
     # The gate's decision is shown below the answer (not recorded: a preview).
     assessment = await run_in_threadpool(
-        assess_answer, answer, repo=repo, as_of=as_of, question=question or None
+        assess_answer, answer, repo=repo, as_of=as_of, turn=Turn(question=question or None)
     )
     result = assessment.check
     context.update(
