@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Annotated, Protocol
 import typer
 
 from gate.errors import JudgeError, RegeneratorConfigError
+from verifier.cli import AsOf, RepositoryLoader, TodayLoader
 
 if TYPE_CHECKING:
     from gate.models import Judgement, JudgeQuestion
-    from legaldb.repository import StatuteRepository
 
 
 class ClosableJudge(Protocol):
@@ -30,9 +30,9 @@ class ClosableJudge(Protocol):
 
 def register(
     app: typer.Typer,
-    repository_loader: Callable[[], StatuteRepository],
+    repository_loader: RepositoryLoader,
     judge_loader: Callable[[], ClosableJudge],
-    today_loader: Callable[[], date],
+    today_loader: TodayLoader,
 ) -> None:
     """Add the `judge` sub-app (calibrate) to the root command; judge_loader makes the
     configured judge (RegeneratorConfigError when none is)."""
@@ -46,10 +46,7 @@ def register(
                 help='JSONL of {"claim", "law", "article", "expected", "id"?, "as_of"?}.'
             ),
         ],
-        as_of: Annotated[
-            str | None,
-            typer.Option("--as-of", help="Article texts as of this date (YYYY-MM-DD)."),
-        ] = None,
+        as_of: AsOf = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     ) -> None:
         """Judge labelled items: confusion matrix, and per threshold 0.5-0.9 how many
