@@ -48,50 +48,43 @@ def named_laws(question: str, repo: StatuteRepository) -> list[LawInfo]:
 
 def premise(question: str, *, repo: StatuteRepository, as_of: date) -> list[Fact]:
     """Facts for the generation prompt about the laws the question names, as of as_of."""
-    facts = []
-    for law in named_laws(question, repo):
-        repeal = repo.repeal(law.id)
-        if repeal is not None and (repeal.repealed_on is None or repeal.repealed_on <= as_of):
-            successor = (
-                repo.law(repeal.successor_law_id) if repeal.successor_law_id is not None else None
-            )
-            facts.append(
-                make_fact(
-                    "law_repealed",
-                    law=law.name,
-                    repealed_on=repeal.repealed_on,
-                    successor=successor.name if successor else None,
-                )
-            )
-            continue
-        versions = repo.versions(law.id)
-        upcoming = [
-            v for v in versions if v.effective_from is not None and v.effective_from > as_of
-        ]
-        if not upcoming:
-            continue
-        current = repo.version_in_force(law.id, as_of)
-        first = upcoming[0]
-        if current is None and len(upcoming) == len(versions):
-            facts.append(
-                make_fact(
-                    "only_future_version",
-                    law=law.name,
-                    label=first.label,
-                    effective_from=first.effective_from,
-                )
-            )
-        elif current is not None:
-            facts.append(
-                make_fact(
-                    "upcoming_version",
-                    law=law.name,
-                    upcoming_label=first.label,
-                    upcoming_from=first.effective_from,
-                    current_label=current.label,
-                )
-            )
-    return facts
+    facts = (law_fact(law, repo, as_of) for law in named_laws(question, repo))
+    return [fact for fact in facts if fact is not None]
 
 
-__all__ = ["named_laws", "premise"]
+def law_fact(law: LawInfo, repo: StatuteRepository, as_of: date) -> Fact | None:
+    """The fact about one law as of as_of: repealed, held only in a version not yet in force,
+    or in force with a new version coming; None when none of these."""
+    repeal = repo.repeal(law.id)
+    if repeal is not None and (repeal.repealed_on is None or repeal.repealed_on <= as_of):
+        successor = (
+            repo.law(repeal.successor_law_id) if repeal.successor_law_id is not None else None
+        )
+        return make_fact(
+            "law_repealed",
+            law=law.name,
+            repealed_on=repeal.repealed_on,
+            successor=successor.name if successor else None,
+        )
+    versions = repo.versions(law.id)
+    upcoming = [v for v in versions if v.effective_from is not None and v.effective_from > as_of]
+    if not upcoming:
+        return None
+    current = repo.version_in_force(law.id, as_of)
+    first = upcoming[0]
+    if current is None and len(upcoming) == len(versions):
+        return make_fact(
+            "only_future_version",
+            law=law.name,
+            label=first.label,
+            effective_from=first.effective_from,
+        )
+    if current is None:
+        return None
+    return make_fact(
+        "upcoming_version",
+        law=law.name,
+        upcoming_label=first.label,
+        upcoming_from=first.effective_from,
+        current_label=current.label,
+    )
