@@ -15,7 +15,8 @@ and, for relative evidence, against every other article of the same law version:
    article's content); or the content has no footing in the article (less than
    `UNSUPPORTED_COVERAGE` of its weight and a wording under `SUPPORTS_PARAPHRASE`); or weak
    evidence (under `WEAK_COVERAGE` and `WEAK_SCORE`) while the cited article is not clearly the
-   best match of its law (by `BEST_MARGIN`); or the quote check found the text elsewhere with a
+   best match of its law (by `BEST_MARGIN`) — neither of those two when the content defines the
+   term the article defines (残疾人是指… under 第二条); or the quote check found the text elsewhere with a
    score of at least `CLEAR_SCORE`, `CLEAR_SCORE_MARGIN` above the cited passage, in an article
    that also holds more of the content's words. Otherwise the content is this article's rule,
    perhaps in the model's words with elements invented: `partly` at worst.
@@ -100,6 +101,10 @@ _JUDGED: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple, Support]] = Wea
 _STOCK = re.compile("|".join(sorted(STOCK_PHRASES, key=len, reverse=True)))
 _LIST_LEAD = re.compile(r"有?下列[^，,。；;：:、\n]{0,15}")
 _ITEM_LINE = re.compile(r"^\s*[（(][一二三四五六七八九十]{1,3}[）)]\s*")
+# 残疾人是指… / 本法所称残疾人，是指…: a definition, at the start of the content or of a sentence.
+_DEFINITION = re.compile(
+    r"(?:^|[。；;\n])\s*(?:本(?:法|条例|办法|规定|解释)所称)?(?P<term>[^，,。；;：:、\s]{2,12}?)[，,]?是指"
+)
 _CLAUSE = re.compile(r"[^，,。；;：:！？!?\n]+")
 _CONDITION = re.compile(
     r"^(?:但|根据|依照|按照|经|未经|除|如果|凡)|除外$|(?<!下列)(?<!之一)(?:的|后|时)$"
@@ -234,7 +239,10 @@ def _judge(
         # A better wording elsewhere is not clear when the cited article holds the content's
         # distinctive words as well as any other (near-identical articles): a changed element.
         elsewhere = coverage < best_other and any(p.where != "other_version" for p in clear)
-        if no_footing or rival or weak or elsewhere:
+        # A definition of the term the article defines is the article's definition in the
+        # model's words, however little of its wording it keeps (残疾人是指… under 第二条).
+        own_definition = _defines_its_term(quote, article_text)
+        if rival or elsewhere or ((no_footing or weak) and not own_definition):
             better = tuple(
                 FoundIn(law.name, label, version.label, round(share, 4), "same_law")
                 for share, label in others
@@ -257,6 +265,14 @@ def _judge(
     # A text another version of the article holds better is that version's wording: partly.
     verdict: SupportVerdict = "supports" if faithful and not (differences or clear) else "partly"
     return _support(verdict, passage, coverage, best_other, differences, clear)
+
+
+def _defines_its_term(quote: str, article_text: str) -> bool:
+    """Whether the content opens by defining a term that the article defines too."""
+    stated = _DEFINITION.match(quote.strip())
+    return stated is not None and stated["term"] in {
+        found["term"] for found in _DEFINITION.finditer(article_text)
+    }
 
 
 def _stock_only(passage: QuoteScore, grams: Iterable[str], article_text: str) -> Support:

@@ -15,6 +15,11 @@ from verifier.textnorm_quote import normalize_for_compare
 AS_OF = date(2023, 8, 1)
 LABOUR = "《中华人民共和国劳动合同法》"
 ART_82_FIRST = "用人单位自用工之日起超过一个月不满一年未与劳动者订立书面劳动合同的，应当向劳动者每月支付二倍的工资。"
+DISABLED = "《中华人民共和国残疾人保障法》"
+# 残疾人 defined in a model's words: none of 第二条's wording, but the term 第二条 defines.
+OWN_DEFINITION = (
+    "残疾人是指因身体、智力、精神等原因，不能适应社会生活需要，需要得到特殊保护和帮助的人。"
+)
 
 # (id, answer, expected verdict, the evidence passage, differences as (kind, stated, article),
 #  found_in article labels)
@@ -87,6 +92,22 @@ CASES = [
         None,
         [("condition", "", "当事人对本法第四十七条规定以外的其他劳动争议案件的仲裁裁决不服的")],
         ["第四十八条"],
+    ),
+    (
+        "a-definition-of-the-term-the-article-defines-in-own-words",
+        f"{DISABLED}第二条规定：“{OWN_DEFINITION}”",
+        "partly",
+        None,
+        [],
+        [],
+    ),
+    (
+        "the-same-definition-under-an-article-defining-nothing",
+        f"{DISABLED}第三条规定：“{OWN_DEFINITION}”",
+        "unsupported",
+        None,
+        [],
+        [],
     ),
     (
         "another-articles-content",
