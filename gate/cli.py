@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from verifier.cli import AnswerFile, AsOf, PrintJson, RepositoryLoader, TodayLoader
+from verifier.cli import AnswerFile, AsOf, Jobs, PrintJson, RepositoryLoader, TodayLoader
 from verifier.errors import InputError
-from verifier.inputs import jsonl_items, parse_as_of, read_input
+from verifier.inputs import parse_as_of, read_input
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -37,23 +37,33 @@ def result_line(item_id: object, result: GateResult) -> dict[str, Any]:
 
 
 def gate_jsonl_lines(
-    lines: Iterable[str], repo: StatuteRepository, default_as_of: date, policy: Policy
+    lines: Sequence[str],
+    repo: StatuteRepository,
+    default_as_of: date,
+    policy: Policy,
+    *,
+    jobs: int = 1,
 ) -> Iterator[str]:
-    """One line {"id", "decision", …} per input line {"id", "question"?, "answer", "as_of"?}."""
+    """One line {"id", "decision", …} per input line {"id", "question"?, "answer", "as_of"?};
+    `jobs`: as verifier.batch.workers_for."""
     from gate.assessment import assess_answer
     from gate.models import Turn
+    from verifier.batch import map_jsonl, workers_for
 
-    for _, item, answer in jsonl_items(lines):
+    def line(item: dict[str, Any], answer: str, as_of: date) -> str:
         item_id = item.get("id")
         session_id = str(item_id) if item_id not in (None, "") else None
         result = assess_answer(
             answer,
             repo=repo,
-            as_of=parse_as_of(item.get("as_of"), default_as_of),
+            as_of=as_of,
             turn=Turn(question=item.get("question"), session_id=session_id),
             policy=policy,
         ).result
-        yield json.dumps(result_line(item_id, result), ensure_ascii=False)
+        return json.dumps(result_line(item_id, result), ensure_ascii=False)
+
+    workers = workers_for(jobs, len(lines))
+    yield from map_jsonl(line, lines, default_as_of, jobs=workers, after_fork=repo.after_fork)
 
 
 def print_result(result: GateResult, console: Console) -> None:
@@ -104,6 +114,7 @@ def register(
         strict: Annotated[
             bool, typer.Option("--strict", help="Rerun on any invented article, even above 70%.")
         ] = False,
+        jobs: Jobs = 0,
     ) -> None:
         """Decide on an answer: pass, rerun (with the facts and request), pass_boundary or
         no_citations, with every quality standard."""
@@ -117,7 +128,8 @@ def register(
             text = read_input(file)
             repo = repository_loader()
             if jsonl:
-                for line in gate_jsonl_lines(text.splitlines(), repo, default_as_of, policy):
+                lines = text.splitlines()
+                for line in gate_jsonl_lines(lines, repo, default_as_of, policy, jobs=jobs):
                     typer.echo(line)
                 return
             result = assess_answer(

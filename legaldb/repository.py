@@ -104,6 +104,11 @@ class StatuteRepository:
             write_snapshot(path, stamp, *loaded)
         return cls(engine, *loaded, derived_dir(cache_dir, stamp))
 
+    def after_fork(self) -> None:
+        """In a forked worker process: open database connections of its own, never touching
+        the parent's (SQLAlchemy's rule for multiprocessing: `dispose(close=False)`)."""
+        self._engine.dispose(close=False)
+
     # --- names ----------------------------------------------------------------------------
 
     def _law_id(self, name: str) -> int | None:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import date
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from verifier.errors import InputError
-from verifier.inputs import jsonl_items, parse_as_of, read_input
+from verifier.inputs import parse_as_of, read_input
 
 if TYPE_CHECKING:
     from legaldb import StatuteRepository
@@ -23,25 +23,37 @@ AsOf = Annotated[
     str | None, typer.Option("--as-of", help="As of this date (YYYY-MM-DD; default: today).")
 ]
 PrintJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+Jobs = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        min=0,
+        help="With --jsonl: answers worked on in N processes (0, the default: one per CPU; "
+        "the output is the same, in input order).",
+    ),
+]
 RepositoryLoader = Callable[[], "StatuteRepository"]
 TodayLoader = Callable[[], date]
 
 
 def check_jsonl_lines(
-    lines: Iterable[str],
+    lines: Sequence[str],
     repo: StatuteRepository,
     default_as_of: date,
     *,
     with_text: bool = False,
+    jobs: int = 1,
 ) -> Iterator[str]:
     """One output line {"id", "as_of", "citations", "summary"} per input line {"id", "answer",
-    "as_of"?}; without text (the default) see verifier.serialize.verdict_to_json."""
+    "as_of"?}; without text (the default) see verifier.serialize.verdict_to_json. `jobs`: as
+    verifier.batch.workers_for."""
+    from verifier.batch import map_jsonl, workers_for
     from verifier.check import check
     from verifier.serialize import summary_to_json, verdict_to_json
 
-    for _, item, answer in jsonl_items(lines):
-        result = check(answer, repo, parse_as_of(item.get("as_of"), default_as_of))
-        yield json.dumps(
+    def line(item: dict[str, Any], answer: str, as_of: date) -> str:
+        result = check(answer, repo, as_of)
+        return json.dumps(
             {
                 "id": item.get("id"),
                 "as_of": result.as_of,
@@ -50,6 +62,9 @@ def check_jsonl_lines(
             },
             ensure_ascii=False,
         )
+
+    workers = workers_for(jobs, len(lines))
+    yield from map_jsonl(line, lines, default_as_of, jobs=workers, after_fork=repo.after_fork)
 
 
 def register(
@@ -73,6 +88,7 @@ def register(
                 "default; their spans and every other field are always there).",
             ),
         ] = False,
+        jobs: Jobs = 0,
     ) -> None:
         """Verify every statute citation of an answer as of a date (default: today)."""
         from verifier.check import check
@@ -83,7 +99,7 @@ def register(
             repo = repository_loader()
             if jsonl:
                 lines = check_jsonl_lines(
-                    text.splitlines(), repo, default_as_of, with_text=with_text
+                    text.splitlines(), repo, default_as_of, with_text=with_text, jobs=jobs
                 )
                 sys.stdout.writelines(f"{line}\n" for line in lines)
                 return

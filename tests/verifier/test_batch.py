@@ -1,0 +1,98 @@
+"""JSON lines over several forked processes: the same lines, in order, as one process gives, and
+a bad line stops the batch where one process would (real statute data, both databases)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gate import Policy
+from gate.cli import gate_jsonl_lines
+from legaldb import StatuteRepository
+from tests.gate.test_scenarios import CORRECTED, INVENTED, LOCAL_ONLY, REPEALED, SUCCESSOR
+from verifier.batch import CHUNK, available_cpus, ordered_map, workers_for
+from verifier.cli import check_jsonl_lines
+from verifier.errors import InputError
+
+TODAY = date(2024, 1, 1)
+ANSWERS = [INVENTED, CORRECTED, REPEALED, SUCCESSOR, LOCAL_ONLY, "您可以要求赔偿。"]
+DATES = [None, "2020-06-01", "2023-08-01"]
+
+
+def lines(count: int) -> list[str]:
+    """`count` answer lines, the answers and dates varied (a blank line among them)."""
+    out = []
+    for n in range(count):
+        item = {"id": f"a{n}", "answer": ANSWERS[n % len(ANSWERS)]}
+        if DATES[n % len(DATES)]:
+            item["as_of"] = DATES[n % len(DATES)]
+        out.append(json.dumps(item, ensure_ascii=False))
+    return [*out[:5], "", *out[5:]]
+
+
+def test_check_in_three_processes_prints_what_one_prints(
+    statute_repository: StatuteRepository,
+) -> None:
+    source = lines(5 * CHUNK)
+    one = list(check_jsonl_lines(source, statute_repository, TODAY, jobs=1))
+    three = list(check_jsonl_lines(source, statute_repository, TODAY, jobs=3))
+    assert len(one) == 5 * CHUNK
+    assert three == one
+    assert [json.loads(line)["id"] for line in three] == [f"a{n}" for n in range(5 * CHUNK)]
+
+
+def test_gate_in_two_processes_prints_what_one_prints(
+    statute_repository: StatuteRepository,
+) -> None:
+    source = lines(4 * CHUNK)
+    policy = Policy()
+    one = list(gate_jsonl_lines(source, statute_repository, TODAY, policy, jobs=1))
+    two = list(gate_jsonl_lines(source, statute_repository, TODAY, policy, jobs=2))
+    assert two == one
+    decisions = {json.loads(line)["decision"] for line in two}
+    assert {"rerun", "pass", "no_citations"} <= decisions
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_bad_line_stops_the_batch_after_the_lines_before_it(
+    statute_repository: StatuteRepository, jobs: int
+) -> None:
+    """The lines before the bad one come out (even in its chunk), then its error; no more."""
+    good = lines(3 * CHUNK + 3)
+    bad_at = 2 * CHUNK + 2  # inside a chunk: the lines before it in that chunk are given too
+    bad = '{"id": "x", "as_of": "2023-02-30", "answer": "民法典第一条"}'
+    source = [*good[:bad_at], bad, *good[bad_at:]]
+    given_lines: list[str] = []
+    with pytest.raises(InputError, match="as_of"):
+        for line in check_jsonl_lines(source, statute_repository, TODAY, jobs=jobs):
+            given_lines.append(line)
+    expected = list(check_jsonl_lines(good[:bad_at], statute_repository, TODAY, jobs=1))
+    assert given_lines == expected
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.integers(), max_size=3 * CHUNK + 5), st.integers(min_value=1, max_value=3))
+def test_ordered_map_keeps_the_order(items: list[int], jobs: int) -> None:
+    assert list(ordered_map(_square, items, jobs)) == [n * n for n in items]
+
+
+@pytest.mark.parametrize(
+    ("jobs", "line_count", "expected"),
+    [
+        (1, 1000, 1),
+        (2, 1000, 2),
+        (4, 3 * CHUNK, 3),  # no more workers than chunks of work
+        (4, CHUNK - 1, 1),  # a handful of lines: no process started
+        (0, 10 * CHUNK * 64, available_cpus()),  # 0: one per CPU
+    ],
+)
+def test_workers_for(jobs: int, line_count: int, expected: int) -> None:
+    assert workers_for(jobs, line_count) == expected
