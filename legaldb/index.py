@@ -3,11 +3,11 @@
 Pure: built from plain rows (the repository runs the SQL), answers without I/O. It holds no
 article texts, so the national corpus fits in tens of megabytes and a lookup is a few dict
 probes and one bisect. A version's article structure is kept packed (`PackedArticles`: the
-numbers as one array, each article's row marshalled apart), and each law's correspondences as
-one marshalled block; an `ArticleInfo` (a `Successor`) is made only when asked for: a process
-touches a few hundred versions and few of their articles, a million articles stay under a
-hundred bytes each, and the first lookup in a version costs a bisection and one small
-unmarshal, not the whole version's objects.
+numbers, label ends and shapes as arrays, the labels as one string), and each law's
+correspondences as one marshalled block; an `ArticleInfo` (a `Successor`) is made only when
+asked for: a process touches a few hundred versions and few of their articles, a million
+articles stay under a hundred bytes each, and the first lookup of an article costs a
+bisection and a slice, not the whole version's objects.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from typing import Any
 
@@ -339,79 +339,109 @@ _NEVER = date.max.toordinal() + 1
 _NO_ROWS = marshal.dumps(())
 _MEMO_LIMIT = 8192
 
-# A version's articles packed: numbers (array "i" as bytes, sorted by (number, suffix)), the
-# suffixes in the same order (None when the version has none), row offsets (array "I" as
-# bytes, one more than the articles), the rows (each marshal of (label, deleted, item_counts,
-# chapter index)), and the version's distinct chapter paths (marshal of a tuple).
-Packed = tuple[bytes, tuple[str | None, ...] | None, bytes, bytes, bytes]
-_NO_ARTICLES: Packed = (b"", None, array("I", [0]).tobytes(), b"", marshal.dumps(()))
+# A version's articles packed, column by column in (number, suffix) order: the numbers (array
+# "i" as bytes), the suffixes (None when the version has none), the labels joined into one
+# string and where each ends (array "I" as bytes, one more than the articles, from 0), and as
+# bytes of array "I" each article's deleted flag (bit 0), item counts (bits 1-15: an index into
+# the version's distinct item counts) and chapter (from bit 16: an index into its distinct
+# chapter paths), then both lists of distinct values (marshal of a pair of tuples).
+Packed = tuple[bytes, tuple[str | None, ...] | None, bytes, str, bytes, bytes]
+_NO_ARTICLES: Packed = (b"", None, array("I", [0]).tobytes(), "", b"", marshal.dumps(((), ())))
+_DELETED = 1
+_COUNTS_SHIFT = 1
+_COUNTS_MASK = 0x7FFF
+_CHAPTER_SHIFT = 16
 
 
 class PackedArticles:
     """One version's article structure, an `ArticleInfo` made only for an article asked for.
 
-    `get((number, suffix))` bisects the numbers and unmarshals that article's row alone; what
-    it made is kept, so the same article is the same object every time.
+    `get((number, suffix))` bisects the numbers and makes that article alone from its column
+    values (a slice of the labels, two shared tuples); what it made is kept (by position), so
+    the same article is the same object every time.
     """
 
-    __slots__ = ("made", "numbers", "offsets", "paths", "rows", "suffixes", "version_id")
+    __slots__ = (
+        "chapter_paths",
+        "item_counts",
+        "label_ends",
+        "labels",
+        "made",
+        "numbers",
+        "shapes",
+        "suffixes",
+        "version_id",
+    )
 
     def __init__(self, version_id: int, packed: Packed) -> None:
-        numbers, self.suffixes, offsets, self.rows, paths = packed
+        numbers, self.suffixes, label_ends, self.labels, shapes, distinct = packed
         self.version_id = version_id
         self.numbers = array("i")
         self.numbers.frombytes(numbers)
-        self.offsets = array("I")
-        self.offsets.frombytes(offsets)
-        self.paths: tuple[tuple[str, ...], ...] | bytes = paths  # unmarshalled on first use
-        self.made: dict[tuple[int, str | None], ArticleInfo] = {}
+        self.label_ends = array("I")
+        self.label_ends.frombytes(label_ends)
+        self.shapes = array("I")
+        self.shapes.frombytes(shapes)
+        self.item_counts: tuple[tuple[int, ...], ...]
+        self.chapter_paths: tuple[tuple[str, ...], ...]
+        self.item_counts, self.chapter_paths = marshal.loads(distinct)
+        self.made: dict[int, ArticleInfo] = {}
 
     @staticmethod
     def pack(rows: Iterable[tuple[Any, ...]]) -> Packed:
         """Pack rows (number, suffix, label, deleted, item_counts, chapter_path)."""
         ordered = sorted(rows, key=lambda row: (row[0], row[1] or ""))
+        counts: dict[tuple[int, ...], int] = {}
         paths: dict[tuple[str, ...], int] = {}
-        blobs, offsets, position = [], [0], 0
+        label_ends, position, shapes = [0], 0, []
         for _, _, label, deleted, item_counts, chapter_path in ordered:
+            position += len(label)
+            label_ends.append(position)
+            count_index = counts.setdefault(tuple(item_counts), len(counts))
+            if count_index > _COUNTS_MASK:
+                raise ValueError(f"more than {_COUNTS_MASK + 1} distinct item counts in a version")
             chapter = paths.setdefault(tuple(chapter_path), len(paths))
-            blob = marshal.dumps((label, bool(deleted), tuple(item_counts), chapter))
-            blobs.append(blob)
-            position += len(blob)
-            offsets.append(position)
+            shapes.append(
+                (_DELETED if deleted else 0)
+                | count_index << _COUNTS_SHIFT
+                | chapter << _CHAPTER_SHIFT
+            )
         suffixes = tuple(row[1] for row in ordered)
         return (
             array("i", [row[0] for row in ordered]).tobytes(),
             suffixes if any(suffixes) else None,
-            array("I", offsets).tobytes(),
-            b"".join(blobs),
-            marshal.dumps(tuple(paths)),
+            array("I", label_ends).tobytes(),
+            "".join(row[2] for row in ordered),
+            array("I", shapes).tobytes(),
+            marshal.dumps((tuple(counts), tuple(paths))),
         )
 
     def get(
         self, key: tuple[int, str | None], default: ArticleInfo | None = None
     ) -> ArticleInfo | None:
         """The article numbered key = (number, suffix), else default."""
-        found = self.made.get(key)
-        if found is not None:
-            return found
         number, suffix = key
         numbers = self.numbers
         position = bisect_left(numbers, number)
+        suffixes = self.suffixes
+        if suffixes is None:  # plain numbering: at most one article per number
+            if suffix is None and position < len(numbers) and numbers[position] == number:
+                return self.made.get(position) or self._make(position, number, None)
+            return default
         while position < len(numbers) and numbers[position] == number:
-            if (self.suffixes[position] if self.suffixes else None) == suffix:
-                return self._make(position, number, suffix)
+            if suffixes[position] == suffix:
+                return self.made.get(position) or self._make(position, number, suffix)
             position += 1
         return default
 
     def _make(self, position: int, number: int, suffix: str | None) -> ArticleInfo:
-        start, end = self.offsets[position], self.offsets[position + 1]
-        label, deleted, item_counts, chapter = marshal.loads(self.rows[start:end])
-        paths = self.paths
-        if isinstance(paths, bytes):
-            paths = self.paths = marshal.loads(paths)
-        found = self.made[number, suffix] = ArticleInfo(
-            self.version_id, number, suffix, label, deleted, len(item_counts), item_counts,
-            paths[chapter],
+        ends = self.label_ends
+        shape = self.shapes[position]
+        item_counts = self.item_counts[shape >> _COUNTS_SHIFT & _COUNTS_MASK]
+        found = self.made[position] = _new_article(
+            self.version_id, number, suffix, self.labels[ends[position] : ends[position + 1]],
+            shape & _DELETED == _DELETED, len(item_counts), item_counts,
+            self.chapter_paths[shape >> _CHAPTER_SHIFT],
         )  # fmt: skip
         return found
 
@@ -429,6 +459,7 @@ class Timeline:
         "fallback",
         "law",
         "memo",
+        "nothing_found",
         "repeal",
         "starts",
         "version_articles",
@@ -452,6 +483,9 @@ class Timeline:
         self.fallback = fallback
         self.version_articles = version_articles  # made on first use (StatuteIndex)
         self.memo: dict[tuple[int, bool, int, str | None], Lookup] = {}
+        # the answer without an article, one per (position, in force): shared by every number
+        # the version lacks
+        self.nothing_found: dict[tuple[int, bool], Lookup] = {}
 
     def lookup(self, ordinal: int, number: int, suffix: str | None) -> Lookup:
         """The answer for a date (as an ordinal) and an article; see StatuteRepository.lookup."""
@@ -467,8 +501,75 @@ class Timeline:
             article = None
             if where is not None:
                 article = self.version_articles(where.id).get((number, suffix))
-            found = Lookup(self.law, where if in_force else None, article, self.repeal, where)
+            if article is not None:
+                found = _new_lookup(self.law, where if in_force else None, article, self.repeal,
+                                    where)  # fmt: skip
+            else:
+                found = self._nothing_found(position, in_force, where)
             if len(self.memo) >= _MEMO_LIMIT:
                 self.memo.clear()
             self.memo[key] = found
         return found
+
+    def _nothing_found(self, position: int, in_force: bool, where: VersionInfo | None) -> Lookup:
+        found = self.nothing_found.get((position, in_force))
+        if found is None:
+            found = self.nothing_found[position, in_force] = _new_lookup(
+                self.law, where if in_force else None, None, self.repeal, where
+            )
+        return found
+
+
+# A frozen dataclass's __init__ sets each field through object.__setattr__, by name; the hot
+# path makes its ArticleInfo and Lookup objects by setting their slots directly, in half the
+# time. Equality, hash, repr and immutability stay the dataclass's own (the setters follow
+# `fields()`, so the makers take the constructor's arguments in its order).
+def _slot_setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
+    return tuple(vars(cls)[item.name].__set__ for item in fields(cls))
+
+
+_new = object.__new__
+_SET_LAW, _SET_VERSION, _SET_ARTICLE, _SET_REPEAL, _SET_ARTICLE_VERSION = _slot_setters(Lookup)
+(_SET_VERSION_ID, _SET_NUMBER, _SET_SUFFIX, _SET_LABEL, _SET_DELETED, _SET_PARAGRAPH_COUNT,
+ _SET_ITEM_COUNTS, _SET_CHAPTER_PATH) = _slot_setters(ArticleInfo)  # fmt: skip
+
+
+def _new_lookup(
+    law: LawInfo,
+    version: VersionInfo | None,
+    article: ArticleInfo | None,
+    repeal: RepealInfo | None,
+    article_version: VersionInfo | None,
+) -> Lookup:
+    """Lookup(law, version, article, repeal, article_version)."""
+    found: Lookup = _new(Lookup)
+    _SET_LAW(found, law)
+    _SET_VERSION(found, version)
+    _SET_ARTICLE(found, article)
+    _SET_REPEAL(found, repeal)
+    _SET_ARTICLE_VERSION(found, article_version)
+    return found
+
+
+def _new_article(
+    version_id: int,
+    number: int,
+    suffix: str | None,
+    label: str,
+    deleted: bool,
+    paragraph_count: int,
+    item_counts: tuple[int, ...],
+    chapter_path: tuple[str, ...],
+) -> ArticleInfo:
+    """ArticleInfo(version_id, number, suffix, label, deleted, paragraph_count, item_counts,
+    chapter_path)."""
+    found: ArticleInfo = _new(ArticleInfo)
+    _SET_VERSION_ID(found, version_id)
+    _SET_NUMBER(found, number)
+    _SET_SUFFIX(found, suffix)
+    _SET_LABEL(found, label)
+    _SET_DELETED(found, deleted)
+    _SET_PARAGRAPH_COUNT(found, paragraph_count)
+    _SET_ITEM_COUNTS(found, item_counts)
+    _SET_CHAPTER_PATH(found, chapter_path)
+    return found

@@ -42,6 +42,7 @@ VERSION_TEXT_CACHE = 512
 VERSION_TEXTS_FORMAT = 1  # raise when the layout of _read_version_texts changes
 _NAME_CACHE_LIMIT = 100_000
 _NOTHING = Lookup(law=None, version=None, article=None, repeal=None)
+_UNRESOLVED = -1  # no law has this id: a name not yet looked up
 # Built once: building a statement per call (its comparisons, its cache key) cost more than
 # running it.
 _ARTICLE_TEXT = sa.select(orm.Article.text, orm.Article.paragraphs).where(
@@ -112,10 +113,9 @@ class StatuteRepository:
     # --- names ----------------------------------------------------------------------------
 
     def _law_id(self, name: str) -> int | None:
-        try:
-            return self._name_ids[name]
-        except KeyError:
-            pass
+        found = self._name_ids.get(name, _UNRESOLVED)
+        if found != _UNRESOLVED:
+            return found
         found = self._index.resolve_key(name)
         if len(self._name_ids) >= _NAME_CACHE_LIMIT:
             self._name_ids.clear()

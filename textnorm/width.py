@@ -7,6 +7,8 @@ stays one character, so spans found in folded text are spans of the original.
 
 from __future__ import annotations
 
+import re
+
 HALF_WIDTH: dict[int, int] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {
     0x3000: 0x20
 }
@@ -22,8 +24,15 @@ def fold_width(text: str) -> str:
     return text.translate(HALF_WIDTH)
 
 
+# What to_halfwidth changes: searched first, since translating CJK text through a dict costs
+# a lookup per character and most text holds none of these.
+_ALNUM_FULL_WIDTH = re.compile(f"[{''.join(map(chr, sorted(_ALNUM_HALF_WIDTH)))}]")
+
+
 def to_halfwidth(text: str) -> str:
     """Full-width ASCII letters, digits and spaces to half-width; CJK punctuation is kept."""
+    if _ALNUM_FULL_WIDTH.search(text) is None:
+        return text
     return text.translate(_ALNUM_HALF_WIDTH)
 
 
