@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import marshal
+from datetime import date
 
-from legaldb.index import PackedArticles
-from legaldb.models import ArticleInfo
+import pytest
+
+from legaldb.index import PackedArticles, _new_article, _new_lookup
+from legaldb.models import ArticleInfo, LawInfo, Lookup, RepealInfo, VersionInfo
 
 ROWS = [  # (number, suffix, label, deleted, item_counts, chapter_path), not in order
     (3, None, "第三条", False, (0, 2), ("第一章 总则",)),
@@ -52,3 +56,25 @@ def test_a_version_without_suffixes_or_articles() -> None:
     assert _unpacked(1, packed).get((120, None)) is not None
     assert _unpacked(1, packed).get((2, "之一")) is None
     assert _unpacked(2, PackedArticles.pack([])).get((1, None)) is None
+
+
+def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
+    """The hot path's makers give objects equal to the constructors' (same hash, still frozen)."""
+    law = LawInfo(1, "中华人民共和国公司法", "公司法", "法律")
+    version = VersionInfo(2, 1, "2018年修正", None, date(2018, 10, 26), None, 218, True)
+    repeal = RepealInfo(1, date(2024, 7, 1), "公司法（2023年修订）第二百六十六条", None)
+    article_values = (2, 16, None, "第十六条", False, 3, (0, 0, 0), ("第一章 总则",))
+    article = _new_article(*article_values)
+    lookup_values = (law, version, article, repeal, version)
+    for made, built in [
+        (article, ArticleInfo(*article_values)),
+        (_new_lookup(*lookup_values), Lookup(*lookup_values)),
+    ]:
+        assert made == built
+        assert hash(made) == hash(built)
+        assert repr(made) == repr(built)
+        # frozen: Python 3.11 raises TypeError for a slots dataclass (its __setattr__'s
+        # super() names the class before slots were added), later ones FrozenInstanceError
+        for answer in (made, built):
+            with pytest.raises((dataclasses.FrozenInstanceError, TypeError)):
+                answer.version_id = 3  # type: ignore[misc,union-attr]
