@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -125,7 +126,41 @@ def _not_yet_recorded(connection: sqlite3.Connection, entries: Sequence[Entry]) 
     return [entry for entry in entries if entry[0] not in known]
 
 
-class MappingStore:
+class _Store(ABC):
+    """What both stores share: recording goes through one consistency check (a batch giving
+    one pseudonym two ids is refused before anything is written)."""
+
+    def record(
+        self, pseudonym: str, kind: str, raw_id: str, seen_at: datetime | None = None
+    ) -> None:
+        """Remember what pseudonym stands for; recording the same triple again does nothing.
+
+        PseudonymConflictError if pseudonym is already recorded for another (kind, raw id).
+        """
+        self.record_many([(pseudonym, kind, raw_id)], seen_at)
+
+    def record_many(
+        self,
+        entries: Iterable[Entry],
+        seen_at: datetime | None = None,
+        *,
+        connection: Connection | None = None,
+    ) -> None:
+        """record() for several (pseudonym, kind, raw id) at once, all or none; a store in the
+        audit record's database joins the transaction of `connection`, a file commits on its
+        own."""
+        wanted = _consistent(entries)
+        if wanted:
+            self._record(wanted, _first_seen(seen_at), connection)
+
+    @abstractmethod
+    def _record(
+        self, wanted: list[Entry], first_seen: datetime, connection: Connection | None
+    ) -> None:
+        """Write the entries (distinct pseudonyms, none empty) not yet recorded."""
+
+
+class MappingStore(_Store):
     """pseudonym → (kind, raw id, first seen), in a private SQLite file of its own.
 
     create=True (recording) makes the file if missing; create=False (tracing) raises
@@ -176,32 +211,13 @@ class MappingStore:
         """The file, for messages."""
         return f"the mapping store {self.path}"
 
-    def record(
-        self, pseudonym: str, kind: str, raw_id: str, seen_at: datetime | None = None
+    def _record(
+        self, wanted: list[Entry], first_seen: datetime, connection: Connection | None
     ) -> None:
-        """Remember what pseudonym stands for; recording the same triple again does nothing.
-
-        PseudonymConflictError if pseudonym is already recorded for another (kind, raw id).
-        """
-        self.record_many([(pseudonym, kind, raw_id)], seen_at)
-
-    def record_many(
-        self,
-        entries: Iterable[Entry],
-        seen_at: datetime | None = None,
-        *,
-        connection: Connection | None = None,
-    ) -> None:
-        """record() for several (pseudonym, kind, raw id) at once, all or none, committed to
-        the file at once (connection, an audit transaction elsewhere, is not joined).
-
-        Pseudonyms already recorded cost one read; the missing ones are written in a single
-        transaction (one commit for an evaluation's subject and session).
-        """
-        wanted = _consistent(entries)
-        if not wanted:
-            return
-        first_seen = _first_seen(seen_at).isoformat()
+        """Committed to the file at once (connection, an audit transaction elsewhere, is not
+        joined). Pseudonyms already recorded cost one read; the missing ones are written in a
+        single transaction (one commit for an evaluation's subject and session)."""
+        seen = first_seen.isoformat()
         with self._database.connection() as reader:
             if not _not_yet_recorded(reader, wanted):
                 return
@@ -210,7 +226,7 @@ class MappingStore:
             writer.executemany(
                 "INSERT INTO pseudonym_map (pseudonym, kind, raw_id, first_seen) "
                 "VALUES (?, ?, ?, ?)",
-                [(*entry, first_seen) for entry in missing],
+                [(*entry, seen) for entry in missing],
             )
 
     def resolve(self, pseudonym: str) -> MappingEntry | None:
@@ -235,7 +251,7 @@ SEALED_IDS = SealedColumns(
 """The sealed raw ids of the mapping table, for `audit.sealing.reseal` (key rotation)."""
 
 
-class DatabaseMappingStore:
+class DatabaseMappingStore(_Store):
     """pseudonym → (kind, raw id, first seen) in the database's audit_pseudonym_map table,
     each raw id sealed under the key ring and bound to its pseudonym. Written in the audit
     record's transaction when given it, so a case and its mapping commit together."""
@@ -295,19 +311,10 @@ class DatabaseMappingStore:
         if raced:
             _conflicts(self._recorded(connection, [e[0] for e in raced]), raced)
 
-    def record_many(
-        self,
-        entries: Iterable[Entry],
-        seen_at: datetime | None = None,
-        *,
-        connection: Connection | None = None,
+    def _record(
+        self, wanted: list[Entry], first_seen: datetime, connection: Connection | None
     ) -> None:
-        """Remember what each pseudonym stands for, in connection's transaction when given
-        (else in one of its own); all or none."""
-        wanted = _consistent(entries)
-        if not wanted:
-            return
-        first_seen = _first_seen(seen_at)
+        """In connection's transaction when given (else in one of its own)."""
         if connection is not None:
             self._write(connection, wanted, first_seen)
             return

@@ -19,6 +19,16 @@ from urllib.parse import quote
 PRIVATE_MODE = 0o600
 
 
+class SecretHolder:
+    """Base of the objects that hold secret keys: they are never pickled, so no copy of a key
+    leaves the process that way (their reprs, likewise, never show one)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        raise TypeError(f"a {type(self).__name__} holds secret keys and is not pickled")
+
+
 def create_private(path: Path) -> int | None:
     """Create path with mode exactly 0600 (never through a symlink) and return its open
     descriptor; None if it exists already."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from audit.errors import PseudonymError, SecretMissingError
 from audit.mapping_store import load_or_create_secret, secret_path_for
 from audit.models import PseudonymScheme
+from audit.private_files import SecretHolder
 
 MESSAGE_PREFIX = b"lexgate-pseudonym-v1\x00"
 DIGEST_HEX_CHARS = 32  # 128 bits: no collision among any realistic number of ids
@@ -25,7 +26,7 @@ _KEY_ID_RE = re.compile(r"[a-z0-9]{1,16}")
 _PSEUDONYM_RE = re.compile(rf"([a-z]{{2,16}})_([a-z0-9]{{1,16}})_([0-9a-f]{{{DIGEST_HEX_CHARS}}})")
 
 
-class Pseudonymizer:
+class Pseudonymizer(SecretHolder):
     """Turns (kind, raw id) into a stable pseudonym; its repr never shows the secret."""
 
     __slots__ = ("_secret", "key_id")
@@ -40,9 +41,6 @@ class Pseudonymizer:
 
     def __repr__(self) -> str:
         return f"Pseudonymizer(key_id={self.key_id!r}, secret=<hidden>)"
-
-    def __reduce__(self) -> tuple[object, ...]:
-        raise TypeError("a Pseudonymizer holds a secret and is not pickled")
 
     @property
     def scheme(self) -> PseudonymScheme:

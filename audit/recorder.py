@@ -10,6 +10,7 @@ failed write raises AuditWriteError and leaves no row of it behind.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import uuid
@@ -32,7 +33,7 @@ from audit.models import (
 )
 from audit.pseudonyms import Pseudonymizer, parse_pseudonym
 from audit.review import review_rows
-from audit.tables import ATTEMPT_TABLE, CASE_TABLE, CITATION_TABLE, REVIEW_TABLE
+from audit.tables import ATTEMPT_TABLE, CASE_TABLE, CITATION_TABLE, REVIEW_TABLE, from_row
 from gate.models import Assessment, AttemptRecord, Fact, Failure, RoundRecord, Standard
 from gate.policy import Policy
 from gate.provisions import provision_of
@@ -547,43 +548,16 @@ def trace(engine: Engine, pseudonym: str, store: PseudonymStore) -> Trace:
             rows = connection.execute(
                 sa.select(
                     ATTEMPT_TABLE.c.case_id,
-                    ATTEMPT_TABLE.c.attempt,
-                    ATTEMPT_TABLE.c.recorded_at,
-                    ATTEMPT_TABLE.c.decision,
-                    ATTEMPT_TABLE.c.verifiable_rate,
-                    ATTEMPT_TABLE.c.answer_sha256,
-                    ATTEMPT_TABLE.c.answer,
+                    *(ATTEMPT_TABLE.c[field.name] for field in dataclasses.fields(TracedAttempt)),
                 )
                 .where(ATTEMPT_TABLE.c.case_id.in_(list(attempts)))
                 .order_by(ATTEMPT_TABLE.c.case_id, ATTEMPT_TABLE.c.attempt)
             )
             for row in rows:
-                attempts[row.case_id].append(
-                    TracedAttempt(
-                        row.attempt,
-                        row.recorded_at,
-                        row.decision,
-                        row.verifiable_rate,
-                        row.answer_sha256,
-                        row.answer,
-                    )
-                )
+                attempts[row.case_id].append(from_row(TracedAttempt, row))
     return Trace(
         entry,
-        tuple(
-            TracedCase(
-                case_id=row.case_id,
-                recorded_at=row.recorded_at,
-                subject=row.subject,
-                session=row.session,
-                as_of=row.as_of,
-                state=row.state,
-                delivery=row.delivery,
-                question=row.question,
-                attempts=tuple(attempts[row.case_id]),
-            )
-            for row in cases
-        ),
+        tuple(from_row(TracedCase, row, attempts=tuple(attempts[row.case_id])) for row in cases),
     )
 
 

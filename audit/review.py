@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from audit.errors import AlreadyDecidedError, AuditWriteError, ReviewError, ReviewNotFoundError
 from audit.masking import mask_pii
 from audit.models import ReviewItem
-from audit.tables import CASE_TABLE, REVIEW_TABLE
+from audit.tables import CASE_TABLE, REVIEW_TABLE, from_row
 from gate.models import RELATIONS, JudgedCitation
 
 
@@ -35,30 +35,9 @@ def _clip(text: str, length: int) -> str:
 
 
 def _item(row: Any) -> ReviewItem:
-    return ReviewItem(
-        id=row.id,
-        case_id=row.case_id,
-        attempt=row.attempt,
-        enqueued_at=row.enqueued_at,
-        as_of=row.as_of,
-        law=row.law,
-        provision=row.provision,
-        claim=row.claim,
-        article_text=row.article_text,
-        probabilities={
-            "supports": row.p_supports,
-            "contradicts": row.p_contradicts,
-            "says_nothing": row.p_says_nothing,
-        },
-        judge_relation=row.judge_relation,
-        confidence=row.confidence,
-        threshold=row.threshold,
-        model=row.model,
-        decision=row.decision,
-        reviewer=row.reviewer,
-        decided_at=row.decided_at,
-        note=row.note,
-    )
+    """The item of a review row (one column p_<relation> per probability)."""
+    probabilities = {relation: row._mapping[f"p_{relation}"] for relation in RELATIONS}
+    return from_row(ReviewItem, row, probabilities=probabilities)
 
 
 def review_rows(

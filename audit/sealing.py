@@ -26,7 +26,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from audit.errors import SealError
-from audit.private_files import PRIVATE_MODE, write_private_once
+from audit.private_files import PRIVATE_MODE, SecretHolder, write_private_once
 
 KEY_BYTES = 32
 NONCE_BYTES = 12
@@ -42,7 +42,7 @@ class Sealed:
     data: bytes  # nonce + ciphertext + tag
 
 
-class KeyRing:
+class KeyRing(SecretHolder):
     """Named AES-256-GCM keys; the first seals, any opens. Its repr never shows a key."""
 
     __slots__ = ("_ciphers", "key_ids")
@@ -64,9 +64,6 @@ class KeyRing:
 
     def __repr__(self) -> str:
         return f"KeyRing(key_ids={self.key_ids!r})"
-
-    def __reduce__(self) -> tuple[object, ...]:
-        raise TypeError("a KeyRing holds keys and is not pickled")
 
     @property
     def current(self) -> str:

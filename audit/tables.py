@@ -9,13 +9,16 @@ export and the web's /audit page.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, date, datetime
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
 from legaldb.orm import Base
+
+Record = TypeVar("Record")
 
 
 class UtcDateTime(sa.TypeDecorator[datetime]):
@@ -214,6 +217,18 @@ CITATION_TABLE = cast(sa.Table, AuditCitation.__table__)
 REVIEW_TABLE = cast(sa.Table, JudgeReview.__table__)
 PSEUDONYM_TABLE = cast(sa.Table, PseudonymMapping.__table__)
 
+
+def from_row(cls: type[Record], row: Any, **given: Any) -> Record:
+    """The dataclass `cls` of a result row: each field not `given` from the column of its name."""
+    columns = row._mapping
+    taken = {
+        field.name: columns[field.name]
+        for field in dataclasses.fields(cast(Any, cls))
+        if field.name not in given
+    }
+    return cls(**taken, **given)
+
+
 __all__ = [
     "ATTEMPT_TABLE",
     "CASE_TABLE",
@@ -226,4 +241,5 @@ __all__ = [
     "JudgeReview",
     "PseudonymMapping",
     "UtcDateTime",
+    "from_row",
 ]

@@ -7,12 +7,13 @@ reads `Settings`.
 from __future__ import annotations
 
 import logging
+from dataclasses import fields
 
 from audit.mapping_store import load_or_create_secret, secret_path_for
 from audit.pseudonyms import Pseudonymizer, ensure_secret
 from audit.sealing import KeyRing, parse_keys, read_key_file
 from gate.errors import RegeneratorConfigError
-from lexgate.llm import OpenAIJudge, OpenAIRegenerator
+from lexgate.llm import ClientOptions, OpenAIJudge, OpenAIRegenerator
 from lexgate.settings import Settings
 
 log = logging.getLogger("lexgate.audit")
@@ -28,11 +29,12 @@ def regenerator_from_settings(settings: Settings) -> OpenAIRegenerator:
         base_url=settings.llm_base_url,
         model=settings.llm_model,
         api_key=settings.llm_api_key,
-        timeout_s=settings.llm_timeout_s,
-        max_retries=settings.llm_max_retries,
-        backoff_s=settings.llm_backoff_s,
-        backoff_max_s=settings.llm_backoff_max_s,
-        max_retry_after_s=settings.llm_max_retry_after_s,
+        options=ClientOptions(
+            **{
+                field.name: getattr(settings, f"llm_{field.name}")
+                for field in fields(ClientOptions)
+            }
+        ),
     )
 
 

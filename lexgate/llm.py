@@ -48,13 +48,10 @@ from gate.models import (
     RerunRequest,
     TokenLogprob,
 )
+from lexgate.client_options import MAX_TOP_LOGPROBS, MIN_TOP_LOGPROBS, ClientOptions
 
 logger = logging.getLogger(__name__)
 
-MAX_TOP_LOGPROBS = 20
-"""The most alternatives the OpenAI API returns per token."""
-MIN_TOP_LOGPROBS = 5
-"""The fewest alternatives the judge asks for (the three options must be among them)."""
 
 _EXCERPT_CHARS = 200
 _REDACTED = "[redacted]"
@@ -104,33 +101,23 @@ class OpenAIRegenerator:
         base_url: str,
         model: str,
         api_key: SecretStr | None = None,
-        timeout_s: float = 60.0,
-        max_retries: int = 3,
-        backoff_s: float = 1.0,
-        backoff_max_s: float = 30.0,
-        max_retry_after_s: float = 60.0,
+        options: ClientOptions | None = None,
         rng: random.Random | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         url = _checked_base_url(base_url)
         if not model.strip():
             raise RegeneratorConfigError("the model name is empty")
-        if not timeout_s > 0:
-            raise RegeneratorConfigError(f"the timeout must be positive, not {timeout_s}")
-        if max_retries < 0 or backoff_s < 0 or backoff_max_s < 0 or max_retry_after_s < 0:
-            raise RegeneratorConfigError("retry counts and delays must not be negative")
         self.base_url = str(url).rstrip("/")
         self.model = model
         self._api_key = api_key
-        self.timeout_s = timeout_s
-        self.max_retries = max_retries
-        self.backoff_s = backoff_s
-        self.backoff_max_s = backoff_max_s
-        self.max_retry_after_s = max_retry_after_s
+        self.options = options or ClientOptions()
         self._rng = rng or random.Random()
         self._sleep = sleep
         self._endpoint = f"{self.base_url}/chat/completions"
-        self._client = httpx.Client(timeout=httpx.Timeout(timeout_s), follow_redirects=False)
+        self._client = httpx.Client(
+            timeout=httpx.Timeout(self.options.timeout_s), follow_redirects=False
+        )
 
     def __repr__(self) -> str:
         key = "set" if self._api_key is not None else "none"
@@ -210,7 +197,7 @@ class OpenAIRegenerator:
 
     def _post(self, body: dict[str, Any], context: str) -> httpx.Response:
         """POST with retries; the first 2xx response, else a RegeneratorError."""
-        attempts = self.max_retries + 1
+        attempts = self.options.max_retries + 1
         numbers = itertools.count(1)
         retrying = Retrying(
             stop=stop_after_attempt(attempts),
@@ -230,7 +217,7 @@ class OpenAIRegenerator:
         try:
             response = self._client.post(self._endpoint, json=body, headers=self._headers())
         except httpx.TimeoutException as exc:
-            reason = f"no reply within {self.timeout_s:g} s ({type(exc).__name__})"
+            reason = f"no reply within {self.options.timeout_s:g} s ({type(exc).__name__})"
             raise RegeneratorTimeoutError(
                 f"{context}: {reason} after {attempt} attempt(s)", attempts=attempt
             ) from None
@@ -255,10 +242,10 @@ class OpenAIRegenerator:
             )
         reason = f"HTTP {status}: {detail}"
         retry_after = parse_retry_after(response.headers.get("Retry-After"))
-        if attempt < attempts and (retry_after or 0.0) > self.max_retry_after_s:
+        if attempt < attempts and (retry_after or 0.0) > self.options.max_retry_after_s:
             raise RegeneratorHTTPError(
                 f"{context}: {reason}; the server asks to retry after {retry_after:g} s, "
-                f"more than the {self.max_retry_after_s:g} s allowed",
+                f"more than the {self.options.max_retry_after_s:g} s allowed",
                 status_code=status,
                 attempts=attempt,
             )
@@ -275,7 +262,7 @@ class OpenAIRegenerator:
         if isinstance(failure, _RetryableHTTPError) and failure.retry_after is not None:
             return failure.retry_after
         return backoff_delay(
-            state.attempt_number - 1, self.backoff_s, self.backoff_max_s, self._rng
+            state.attempt_number - 1, self.options.backoff_s, self.options.backoff_max_s, self._rng
         )
 
     def _log_retry(self, context: str, state: RetryCallState) -> None:
@@ -287,7 +274,7 @@ class OpenAIRegenerator:
             context,
             reason,
             state.attempt_number,
-            self.max_retries,
+            self.options.max_retries,
             delay,
         )
 
@@ -452,6 +439,7 @@ class OpenAIJudge:
 __all__ = [
     "MAX_TOP_LOGPROBS",
     "MIN_TOP_LOGPROBS",
+    "ClientOptions",
     "OpenAIJudge",
     "OpenAIRegenerator",
     "backoff_delay",

@@ -11,11 +11,15 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from gate.policy import Delivery, Policy
+from lexgate.client_options import MAX_TOP_LOGPROBS, MIN_TOP_LOGPROBS, ClientOptions
 
 _RELATIVE_SQLITE = re.compile(
     r"(?P<scheme>sqlite(?:\+\w+)?:///)(?P<database>(?!/|:memory:|file:)[^?]+)(?P<query>\?.*)?"
 )
 """A SQLite URL whose file path is relative (sqlite:///var/x.sqlite3; not sqlite:////abs)."""
+
+_CLIENT = ClientOptions()
+"""The client's defaults, which the llm_* settings take."""
 
 SOURCE_ROOT = Path(__file__).resolve().parents[1]
 """The checkout this package runs from, when it runs from one (pyproject.toml beside it)."""
@@ -77,25 +81,29 @@ class Settings(BaseSettings):
         default=None, description="Bearer key of the API; never logged. Unset: no header sent."
     )
     llm_timeout_s: float = Field(
-        default=60.0, gt=0, description="Timeout of one request (connect, read, write), seconds."
+        default=_CLIENT.timeout_s,
+        gt=0,
+        description="Timeout of one request (connect, read, write), seconds.",
     )
     llm_max_retries: int = Field(
-        default=3,
+        default=_CLIENT.max_retries,
         ge=0,
         description="Retries after the first request on 429, 5xx, timeouts "
         "and connection errors (other 4xx are never retried).",
     )
     llm_backoff_s: float = Field(
-        default=1.0,
+        default=_CLIENT.backoff_s,
         ge=0,
         description="First retry delay, seconds; doubles on each retry, "
         "with jitter (each delay is drawn between half and all of it).",
     )
     llm_backoff_max_s: float = Field(
-        default=30.0, ge=0, description="Upper bound of one backoff delay, seconds."
+        default=_CLIENT.backoff_max_s,
+        ge=0,
+        description="Upper bound of one backoff delay, seconds.",
     )
     llm_max_retry_after_s: float = Field(
-        default=60.0,
+        default=_CLIENT.max_retry_after_s,
         ge=0,
         description="Longest Retry-After the client waits for; a server "
         "asking for longer ends the request with an error instead.",
@@ -123,8 +131,8 @@ class Settings(BaseSettings):
     )
     judge_top_logprobs: int = Field(
         default=10,
-        ge=5,
-        le=20,
+        ge=MIN_TOP_LOGPROBS,
+        le=MAX_TOP_LOGPROBS,
         description="Alternatives asked for the judge's one token (the options A/B/C must be "
         "among them).",
     )

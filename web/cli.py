@@ -40,8 +40,7 @@ def serve(
     settings = get_settings()
     host = host or settings.web_host
     port = port or settings.web_port
-    shown_host = f"[{host}]" if ":" in host else host
-    url = f"http://{shown_host}:{port}"
+    url = _url(host, port)
     console().print(f"Starting LexGate on {url}/ (loading the statutes takes a few seconds)…")
     threading.Thread(
         target=_announce_when_ready,
@@ -66,8 +65,7 @@ def gateway(
         raise typer.Exit(code=2)
     host = host or settings.gateway_host
     port = port or settings.gateway_port
-    shown_host = f"[{host}]" if ":" in host else host
-    console().print(f"Starting the LexGate gateway on http://{shown_host}:{port}/v1 "
+    console().print(f"Starting the LexGate gateway on {_url(host, port)}/v1 "
                     "(docs/gateway.md; Ctrl-C stops)…")  # fmt: skip
     _run(
         "web.gateway.app:create_gateway_app_from_environment",
@@ -98,11 +96,14 @@ def _run(factory: str, host: str, port: int, workers: int) -> None:
     )
 
 
+def _url(host: str, port: int) -> str:
+    """The server's base URL (an IPv6 address in brackets)."""
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
 def _probe_url(host: str, port: int) -> str:
     """Where this machine reaches the server: a wildcard address is probed on loopback."""
-    if host in ("0.0.0.0", "::", ""):
-        host = "127.0.0.1"
-    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    return _url("127.0.0.1" if host in ("0.0.0.0", "::", "") else host, port)
 
 
 def _announce_when_ready(url: str, probe: str, public_pages: bool) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_type_hints
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -44,6 +44,9 @@ class Schema(BaseModel):
     """Base: unknown fields are an error (requests: 422; responses: caught by the tests)."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+SchemaT = TypeVar("SchemaT", bound=Schema)
 
 
 # --- errors ---------------------------------------------------------------------------------
@@ -120,6 +123,12 @@ def derived(core: type, *, absent: bool = False, **replaced: Any) -> type[Schema
         __module__=__name__,
         **_fields(core, absent=absent, **replaced),
     )
+
+
+def from_core(schema: type[SchemaT], core: object, **given: Any) -> SchemaT:
+    """The `schema` of a core object: each field not `given` from its attribute of that name."""
+    taken = {name: getattr(core, name) for name in schema.model_fields if name not in given}
+    return schema.model_validate({**taken, **given})
 
 
 class SpanOut(Schema):

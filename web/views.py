@@ -7,7 +7,7 @@ same objects, the API as JSON, the pages through templates.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import date
 
 from legaldb import StatuteRepository
@@ -23,35 +23,19 @@ from web.schemas import (
     LawOut,
     RepealOut,
     VersionOut,
+    from_core,
 )
 
 
 def law_out(repo: StatuteRepository, law: LawInfo) -> LawOut:
     """A law with its repeal date when repealed."""
     repeal = repo.repeal(law.id)
-    return LawOut(
-        id=law.id,
-        name=law.name,
-        short_name=law.short_name,
-        level=law.level,
-        issuer=law.issuer,
-        repealed_on=repeal.repealed_on if repeal else None,
-    )
+    return from_core(LawOut, law, repealed_on=repeal.repealed_on if repeal else None)
 
 
 def version_out(version: VersionInfo, today: date) -> VersionOut:
     """A version with its dates and whether it is in force today."""
-    return VersionOut(
-        id=version.id,
-        label=version.label,
-        promulgated=version.promulgated,
-        effective_from=version.effective_from,
-        effective_to=version.effective_to,
-        article_count=version.article_count,
-        has_text=version.has_text,
-        in_force_today=version.in_force_on(today),
-        sources=list(version.sources),
-    )
+    return from_core(VersionOut, version, in_force_today=version.in_force_on(today))
 
 
 def _law(repo: StatuteRepository, law_id: int) -> LawInfo:
@@ -127,41 +111,33 @@ def _has(repo: StatuteRepository, version: VersionInfo, number: int, suffix: str
     return suffix is None and 1 <= number <= version.article_count  # known only by facts
 
 
-def _predecessor(
+def _aligned(
     repo: StatuteRepository,
     law_id: int,
     old: VersionInfo,
     new: VersionInfo,
-    number: int,
-    suffix: str | None,
+    article: tuple[int, str | None],
+    *,
+    backward: bool,
 ) -> tuple[int, str | None] | None:
-    """The article of `old` aligned to (number, suffix) of `new`, None when none is."""
-    if not old.has_text:
+    """An alignment between consecutive versions old → new: forward, the article of `new`
+    aligned from `article` of `old`; backward, the article of `old` aligned to `article` of
+    `new`. None when there is none."""
+    if not backward:
+        starts: Iterable[tuple[int, str | None]] = (article,)
+    elif old.has_text:
+        starts = ((text.info.number, text.info.suffix) for text in repo.articles_text(old.id))
+    else:
         return None
-    for article in repo.articles_text(old.id):
-        info = article.info
-        for successor in repo.successors(law_id, info.number, info.suffix, old.id):
+    for start in starts:
+        for successor in repo.successors(law_id, *start, old.id):
+            end = (successor.to_number, successor.to_suffix)
             if (
                 successor.kind == "aligned"
                 and successor.to_version_id == new.id
-                and (successor.to_number, successor.to_suffix) == (number, suffix)
+                and (not backward or end == article)
             ):
-                return info.number, info.suffix
-    return None
-
-
-def _successor_in(
-    repo: StatuteRepository,
-    law_id: int,
-    old: VersionInfo,
-    new: VersionInfo,
-    number: int,
-    suffix: str | None,
-) -> tuple[int, str | None] | None:
-    """The article of `new` aligned from (number, suffix) of `old`, None when none is."""
-    for successor in repo.successors(law_id, number, suffix, old.id):
-        if successor.kind == "aligned" and successor.to_version_id == new.id:
-            return successor.to_number, successor.to_suffix
+                return start if backward else end
     return None
 
 
@@ -183,11 +159,8 @@ def _walk(
             found: tuple[int, str | None] | None = None
             how: str | None = None
             if current is not None:
-                found = (
-                    _predecessor(repo, law_id, there, here, *current)
-                    if step < 0
-                    else _successor_in(repo, law_id, here, there, *current)
-                )
+                old, new = (there, here) if step < 0 else (here, there)
+                found = _aligned(repo, law_id, old, new, current, backward=step < 0)
                 how = "alignment" if found is not None else None
                 if found is None and _has(repo, there, *current):
                     found, how = current, "number"

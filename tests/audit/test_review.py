@@ -22,7 +22,7 @@ from audit.review import decide, enqueue, get, pending
 from gate import assess_answer
 from gate.models import GateResult, RoundRecord
 from legaldb import StatuteRepository
-from lexgate.llm import OpenAIJudge, OpenAIRegenerator
+from lexgate.llm import ClientOptions, OpenAIJudge, OpenAIRegenerator
 from tests.audit.conftest import AS_OF, ONLY_SQLITE_STATUTES, PHONE, ZONE
 from tests.llm_server import LLMServer, Reply
 from verifier.models import CheckResult
@@ -42,7 +42,9 @@ SURE = {"A": math.log(0.95), "C": math.log(0.05)}
 
 @pytest.fixture
 def judge(llm_server: LLMServer) -> Iterator[OpenAIJudge]:
-    with OpenAIRegenerator(base_url=llm_server.base_url, model="judge-m", max_retries=0) as client:
+    with OpenAIRegenerator(
+        base_url=llm_server.base_url, model="judge-m", options=ClientOptions(max_retries=0)
+    ) as client:
         yield OpenAIJudge(client, top_logprobs=5)
 
 

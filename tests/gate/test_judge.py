@@ -20,7 +20,7 @@ from gate.judge import (
 from gate.models import JudgeQuestion, TokenLogprob
 from legaldb import StatuteRepository
 from lexgate.factories import judge_client_from_settings, judge_from_settings
-from lexgate.llm import OpenAIJudge, OpenAIRegenerator
+from lexgate.llm import ClientOptions, OpenAIJudge, OpenAIRegenerator
 from lexgate.settings import Settings
 from tests.llm_server import LLMServer, Reply
 from tests.strategies import judge_top_logprobs
@@ -51,7 +51,9 @@ def logs(**probabilities: float) -> dict[str, float]:
 def judge(llm_server: LLMServer) -> Iterator[OpenAIJudge]:
     """A judge on the loopback server that retries once at once (no backoff delay)."""
     client = OpenAIRegenerator(
-        base_url=llm_server.base_url, model="judge-model", max_retries=1, backoff_s=0.0
+        base_url=llm_server.base_url,
+        model="judge-model",
+        options=ClientOptions(max_retries=1, backoff_s=0.0),
     )
     with client:
         yield OpenAIJudge(client, top_logprobs=5)
@@ -140,7 +142,9 @@ def test_server_errors_become_judge_errors(
 def test_a_server_that_is_down_is_unavailable(llm_down_url: str) -> None:
     """Refused connections end in JudgeUnavailableError."""
     with (
-        OpenAIRegenerator(base_url=llm_down_url, model="m", max_retries=0) as client,
+        OpenAIRegenerator(
+            base_url=llm_down_url, model="m", options=ClientOptions(max_retries=0)
+        ) as client,
         pytest.raises(JudgeUnavailableError, match="unavailable"),
     ):
         OpenAIJudge(client).judge(QUESTION)
@@ -242,7 +246,9 @@ def test_an_unavailable_judge_leaves_the_decision_alone(
     """The gate records the judge as unavailable and decides as without it."""
     answer = REVERSED + OUTSIDE
     plain = assess(check(answer, statute_repository, AS_OF), answer, repo=statute_repository)
-    with OpenAIRegenerator(base_url=llm_down_url, model="m", max_retries=0) as client:
+    with OpenAIRegenerator(
+        base_url=llm_down_url, model="m", options=ClientOptions(max_retries=0)
+    ) as client:
         judge = OpenAIJudge(client)
         result = assess_answer(answer, repo=statute_repository, judge=judge, as_of=AS_OF).result
     assert result.judge_error is not None and "unavailable" in result.judge_error

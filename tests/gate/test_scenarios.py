@@ -11,7 +11,7 @@ import pytest
 from gate import Policy, Round, RoundClosedError, RoundRecord, run, submit
 from gate.rounds import open_round
 from legaldb import StatuteRepository
-from lexgate.llm import OpenAIRegenerator
+from lexgate.llm import ClientOptions, OpenAIRegenerator
 from tests.llm_server import LLMServer, Reply
 
 AS_OF = date(2024, 1, 1)
@@ -30,7 +30,9 @@ LOCAL_ONLY = "可以。根据《广东省物业管理条例》第十二条，物
 def regenerator(llm_server: LLMServer) -> Iterator[OpenAIRegenerator]:
     """A client of the loopback server that retries at once (no backoff delay)."""
     with OpenAIRegenerator(
-        base_url=llm_server.base_url, model="scripted", max_retries=2, backoff_s=0.0
+        base_url=llm_server.base_url,
+        model="scripted",
+        options=ClientOptions(max_retries=2, backoff_s=0.0),
     ) as client:
         yield client
 
@@ -140,7 +142,9 @@ def test_server_down_ends_in_regenerator_error(
     statute_repository: StatuteRepository, llm_down_url: str
 ) -> None:
     with OpenAIRegenerator(
-        base_url=llm_down_url, model="scripted", max_retries=1, backoff_s=0.0
+        base_url=llm_down_url,
+        model="scripted",
+        options=ClientOptions(max_retries=1, backoff_s=0.0),
     ) as down:
         record = run(QUESTION, INVENTED, down, repo=statute_repository,
                      session_id="s-down", as_of=AS_OF)  # fmt: skip

@@ -26,7 +26,7 @@ from gate import run
 from gate.models import RoundRecord
 from legaldb import StatuteRepository, make_engine
 from legaldb.engine import PG_CONNECT_TIMEOUT_S
-from lexgate.llm import OpenAIRegenerator
+from lexgate.llm import ClientOptions, OpenAIRegenerator
 from tests.llm_server import LLMServer, Reply
 from tests.reliability.conftest import TestClient, audit_counts, bearer, private_settings
 from web import create_app
@@ -83,11 +83,9 @@ def _regenerator(server: LLMServer) -> OpenAIRegenerator:
     return OpenAIRegenerator(
         base_url=server.base_url,
         model="scripted",
-        timeout_s=0.3,
-        max_retries=2,
-        backoff_s=0.01,
-        backoff_max_s=0.05,
-        max_retry_after_s=1.0,
+        options=ClientOptions(
+            timeout_s=0.3, max_retries=2, backoff_s=0.01, backoff_max_s=0.05, max_retry_after_s=1.0
+        ),
     )
 
 

@@ -18,7 +18,7 @@ from audit.pseudonyms import Pseudonymizer
 from audit.review import decide, enqueue, get, pending
 from gate import assess_answer
 from legaldb import StatuteRepository, make_engine
-from lexgate.llm import OpenAIJudge, OpenAIRegenerator
+from lexgate.llm import ClientOptions, OpenAIJudge, OpenAIRegenerator
 from lexgate.settings import Settings
 from tests.llm_server import LLMServer, Reply
 from tests.web.conftest import SCREENSHOTS, LiveServer, client_for
@@ -37,7 +37,9 @@ UNSURE = {"B": math.log(0.6), "A": math.log(0.3), "C": math.log(0.1)}
 def queue_one(database_url: str, repo: StatuteRepository, server: LLMServer, private: Path) -> int:
     """The answer judged unsure by the model on loopback, recorded and queued: its review id."""
     server.script(Reply.chat("B", top_logprobs=UNSURE))
-    with OpenAIRegenerator(base_url=server.base_url, model="judge-m", max_retries=0) as client:
+    with OpenAIRegenerator(
+        base_url=server.base_url, model="judge-m", options=ClientOptions(max_retries=0)
+    ) as client:
         assessment = assess_answer(ANSWER, repo=repo, judge=OpenAIJudge(client), as_of=AS_OF)
     engine = make_engine(database_url)
     try:

@@ -69,14 +69,7 @@ def gate_answer(
     the round's state, and `rerun_request` is what to send to the model next.
     """
     outcome = gate_and_record(
-        GateRequestData(
-            answer=body.answer,
-            question=body.question,
-            subject_id=body.subject_id,
-            session_id=body.session_id,
-            attempt=body.attempt,
-            as_of=body.as_of,
-        ),
+        GateRequestData(**body.model_dump()),
         engine=engine,
         repo=repo,
         tools=tools,
