@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.legaldb_bench                 # SQLite figures
     .venv/bin/python -m benchmarks.legaldb_bench --with-dlc-postgres   # + full corpus into PG
+    .venv/bin/python -m benchmarks.legaldb_bench --database sqlite:///var/lexgate.sqlite3
 
 The bundled national corpus is read and imported into a fresh SQLite file (read and write
 timed apart); the repository is loaded and then asked (law, article, date) lookups drawn from
@@ -162,9 +163,20 @@ def main(argv: list[str] | None = None) -> None:
     """Run the SQLite benchmarks; with --with-dlc-postgres the full corpus into PostgreSQL."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--with-dlc-postgres", action="store_true")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="only load and look up in this existing database (sqlite:///var/lexgate.sqlite3)",
+    )
     args = parser.parse_args(argv)
 
     print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores)")
+    if args.database:
+        repository, load = bench_load(args.database)
+        report(f"Repository load ({args.database})", load)
+        report(f"lookup(name, article, None, date) x {LOOKUPS:,}", bench_lookups(repository))
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+        return
     with tempfile.TemporaryDirectory(prefix="lexgate-bench-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         report(

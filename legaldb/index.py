@@ -420,19 +420,23 @@ class PackedArticles:
         self, key: tuple[int, str | None], default: ArticleInfo | None = None
     ) -> ArticleInfo | None:
         """The article numbered key = (number, suffix), else default."""
-        number, suffix = key
+        found = self.find(*key)
+        return default if found is None else found
+
+    def find(self, number: int, suffix: str | None) -> ArticleInfo | None:
+        """The article numbered (number, suffix), else None."""
         numbers = self.numbers
         position = bisect_left(numbers, number)
         suffixes = self.suffixes
         if suffixes is None:  # plain numbering: at most one article per number
             if suffix is None and position < len(numbers) and numbers[position] == number:
                 return self.made.get(position) or self._make(position, number, None)
-            return default
+            return None
         while position < len(numbers) and numbers[position] == number:
             if suffixes[position] == suffix:
                 return self.made.get(position) or self._make(position, number, suffix)
             position += 1
-        return default
+        return None
 
     def _make(self, position: int, number: int, suffix: str | None) -> ArticleInfo:
         ends = self.label_ends
@@ -450,7 +454,10 @@ class Timeline:
     """One law's dated versions as parallel lists, and a memo of the answers already given.
 
     Lookups of the same (version, in force or not, article) share one frozen Lookup, so the
-    hot path is a bisect and two dict probes.
+    hot path is a bisect, a list index and a dict probe. The memo holds a dict per (version,
+    in force or not), keyed by the article number (by (number, suffix) for 之一 articles): an
+    int key is hashed in place, where a tuple key was one more object per answer for the
+    collector to count.
     """
 
     __slots__ = (
@@ -482,7 +489,10 @@ class Timeline:
         self.dated = dated
         self.fallback = fallback
         self.version_articles = version_articles  # made on first use (StatuteIndex)
-        self.memo: dict[tuple[int, bool, int, str | None], Lookup] = {}
+        # at 2 * (position + 1) + in_force; position -1 (no dated version: the fallback) first
+        self.memo: list[dict[int | tuple[int, str], Lookup]] = [
+            {} for _ in range(2 * len(dated) + 2)
+        ]
         # the answer without an article, one per (position, in force): shared by every number
         # the version lacks
         self.nothing_found: dict[tuple[int, bool], Lookup] = {}
@@ -493,22 +503,23 @@ class Timeline:
         in_force = position >= 0 and ordinal < self.ends[position]
         if position < 0 and self.dated:
             position = 0  # not yet in force: the first version tells what will exist
-        key = (position, in_force, number, suffix)
-        found = self.memo.get(key)
+        memo = self.memo[2 * (position + 1) + in_force]
+        key = number if suffix is None else (number, suffix)
+        found = memo.get(key)
         if found is None:
             # no dated version: the newest undated one, never "in force"
             where = self.dated[position] if position >= 0 else self.fallback
             article = None
             if where is not None:
-                article = self.version_articles(where.id).get((number, suffix))
+                article = self.version_articles(where.id).find(number, suffix)
             if article is not None:
                 found = _new_lookup(self.law, where if in_force else None, article, self.repeal,
                                     where)  # fmt: skip
             else:
                 found = self._nothing_found(position, in_force, where)
-            if len(self.memo) >= _MEMO_LIMIT:
-                self.memo.clear()
-            self.memo[key] = found
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = found
         return found
 
     def _nothing_found(self, position: int, in_force: bool, where: VersionInfo | None) -> Lookup:
