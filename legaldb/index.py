@@ -426,12 +426,19 @@ class PackedArticles:
     def find(self, number: int, suffix: str | None) -> ArticleInfo | None:
         """The article numbered (number, suffix), else None."""
         numbers = self.numbers
-        position = bisect_left(numbers, number)
         suffixes = self.suffixes
         if suffixes is None:  # plain numbering: at most one article per number
-            if suffix is None and position < len(numbers) and numbers[position] == number:
+            if suffix is None:
+                # most versions number 1, 2, 3 … without gaps: article n is the n-th (bisecting
+                # an array makes an int of every element it compares)
+                position = number - 1
+                if not (0 <= position < len(numbers) and numbers[position] == number):
+                    position = bisect_left(numbers, number)
+                    if position == len(numbers) or numbers[position] != number:
+                        return None
                 return self.made.get(position) or self._make(position, number, None)
             return None
+        position = bisect_left(numbers, number)
         while position < len(numbers) and numbers[position] == number:
             if suffixes[position] == suffix:
                 return self.made.get(position) or self._make(position, number, suffix)

@@ -78,3 +78,20 @@ def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
         for answer in (made, built):
             with pytest.raises((dataclasses.FrozenInstanceError, TypeError)):
                 answer.version_id = 3  # type: ignore[misc,union-attr]
+
+
+@pytest.mark.parametrize(
+    "numbers",
+    [[1, 2, 3, 4], [1, 2, 5, 6], [3, 4, 5], [2, 3, 4, 5, 6, 7], [0, 1, 2], [7]],
+    ids=["dense", "gap", "late start", "shifted by one", "from zero", "one article"],
+)
+def test_plain_numbering_finds_exactly_its_numbers(numbers: list[int]) -> None:
+    """Article n is found where it is, whether or not the numbering runs 1, 2, 3 … without gaps."""
+    rows = [(n, None, f"第{n}条", False, (0,), ()) for n in numbers]
+    articles = _unpacked(4, PackedArticles.pack(rows))
+    for number in range(-1, max(numbers) + 3):
+        found = articles.get((number, None))
+        if number in numbers:
+            assert found is not None and (found.number, found.label) == (number, f"第{number}条")
+        else:
+            assert found is None
