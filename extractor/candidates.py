@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from extractor.lexicon import PRC_PREFIX, Lexicon
@@ -134,9 +133,10 @@ _GENERIC_NAMES = frozenset(
     }
 )
 # 《…》 that name documents, not statutes: 《劳动合同》第五条 is a clause of a contract.
-_NOT_A_LAW_RE = re.compile(
-    r"(?:合同|协议|协议书|合同书|契约|章程|条款|起诉状|判决书|裁定书|决定书|通知书|说明书|"
-    r"承诺书|申请书|声明|欠条|借条|收据|须知|手册|公告)$"
+_NOT_A_LAW_ENDINGS = (
+    *("合同", "协议", "协议书", "合同书", "契约", "章程", "条款", "起诉状", "判决书", "裁定书"),
+    *("决定书", "通知书", "说明书", "承诺书", "申请书", "声明", "欠条", "借条", "收据", "须知"),
+    *("手册", "公告"),
 )
 _NAME_WINDOW = 80  # characters looked back for a known name (the longest are ~60)
 
@@ -168,9 +168,9 @@ _CUT_TITLE_RE = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A span of the answer for the grammar (`chain`) or a lone title (`mention`)."""
+class Candidate(NamedTuple):
+    """A span of the answer for the grammar (`chain`) or a lone title (`mention`); a tuple,
+    as it is built for every match of the scan (three times cheaper than a dataclass)."""
 
     kind: str  # "chain" or "mention"
     start: int
@@ -182,7 +182,7 @@ class Candidate:
 
 def is_law_like(name: str) -> bool:
     """A written name that may be a statute (not a contract or other document)."""
-    return bool(name) and not _NOT_A_LAW_RE.search(name)
+    return bool(name) and not name.endswith(_NOT_A_LAW_ENDINGS)
 
 
 def _name_ends(text: str, end: int) -> tuple[int, ...]:

@@ -58,6 +58,9 @@ class Lexicon:
     _resolved: dict[str, str | None] = field(
         default_factory=dict, compare=False, repr=False
     )  # memo of resolve(): answers repeat the same few names
+    _tail_lengths: dict[str, tuple[int, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )  # last two characters → lengths of the keys ending with them, longest first (lazy)
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, str]) -> Lexicon:
@@ -151,13 +154,28 @@ class Lexicon:
         """Length of the longest known name that `text` ends with (0: none).
 
         `text` is raw answer text; only ASCII brackets are normalised, so a name broken by
-        spaces is not found (the caller strips spaces at the edges).
+        spaces is not found (the caller strips spaces at the edges). Only the lengths of the
+        keys ending with the same two characters are tried.
         """
         if not text or text[-1] not in self.last_chars:
             return 0
-        text = text.translate(_BRACKETS)
+        if "(" in text or ")" in text:
+            text = text.translate(_BRACKETS)
+        if not self._tail_lengths:
+            self._index_tails()
         size = len(text)
-        for length in self.lengths:
+        for length in self._tail_lengths.get(text[-2:], ()):
             if length <= size and text[size - length :] in self.names:
                 return length
-        return 0
+        return 1 if text[-1] in self.names else 0
+
+    def _index_tails(self) -> None:
+        """Fill `_tail_lengths` from the keys (once, on the first `longest_suffix`), in one
+        `update` so that another thread never sees it half filled."""
+        tails: dict[str, set[int]] = {}
+        for key in self.names:
+            if len(key) > 1:
+                tails.setdefault(key[-2:], set()).add(len(key))
+        self._tail_lengths.update(
+            {tail: tuple(sorted(lengths, reverse=True)) for tail, lengths in tails.items()}
+        )

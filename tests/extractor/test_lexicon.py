@@ -67,6 +67,30 @@ def test_longest_suffix(lexicon: Lexicon) -> None:
     assert lexicon.longest_suffix("") == 0
 
 
+def _longest_known_ending(lexicon: Lexicon, text: str) -> int:
+    """`longest_suffix` by its definition: every key tried."""
+    if not text or text[-1] not in lexicon.last_chars:
+        return 0
+    text = text.replace("(", "（").replace(")", "）")
+    return max((len(key) for key in lexicon.names if text.endswith(key)), default=0)
+
+
+@pytest.mark.parametrize("before", ["", "违反", "依照中华人民共和国", "(旧)", "法"])
+def test_longest_suffix_tries_every_key(before: str, lexicon: Lexicon) -> None:
+    """For every known name after any text, the suffix found is the longest key ending it."""
+    for key in lexicon.names:
+        for text in (before + key, before + key[1:], before + key[:-1]):
+            assert lexicon.longest_suffix(text) == _longest_known_ending(lexicon, text), text
+
+
+def test_longest_suffix_one_character_name() -> None:
+    """A one-character name is found too, after the longer ones."""
+    lexicon = Lexicon.from_names(["法", "宪法", "中华人民共和国宪法"])
+    assert lexicon.longest_suffix("根据宪法") == len("宪法")
+    assert lexicon.longest_suffix("根据国法") == 1
+    assert lexicon.longest_suffix("法") == 1
+
+
 def test_contains_and_len(lexicon: Lexicon) -> None:
     """Membership uses the normalised key; the size counts derived aliases too."""
     assert "《劳动合同法》" in lexicon
