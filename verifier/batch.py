@@ -90,8 +90,12 @@ def _tasks(
 ) -> Iterator[tuple[dict[str, Any], str, date] | InputError]:
     """The parsed lines; a bad one ends them as its error (raised by the reader in order)."""
     try:
-        for _, item, answer in jsonl_items(lines):
-            yield item, answer, parse_as_of(item.get("as_of"), default_as_of)
+        for number, item, answer in jsonl_items(lines):
+            try:
+                as_of = parse_as_of(item.get("as_of"), default_as_of)
+            except InputError as error:
+                raise InputError(f"line {number}: {error}") from None
+            yield item, answer, as_of
     except InputError as error:
         yield error
 

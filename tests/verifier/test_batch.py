@@ -67,7 +67,7 @@ def test_a_bad_line_stops_the_batch_after_the_lines_before_it(
     bad = '{"id": "x", "as_of": "2023-02-30", "answer": "民法典第一条"}'
     source = [*good[:bad_at], bad, *good[bad_at:]]
     given_lines: list[str] = []
-    with pytest.raises(InputError, match="as_of"):
+    with pytest.raises(InputError, match=rf"^line {bad_at + 1}: as_of"):
         for line in check_jsonl_lines(source, statute_repository, TODAY, jobs=jobs):
             given_lines.append(line)
     expected = list(check_jsonl_lines(good[:bad_at], statute_repository, TODAY, jobs=1))
