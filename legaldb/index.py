@@ -461,10 +461,9 @@ class Timeline:
     """One law's dated versions as parallel lists, and a memo of the answers already given.
 
     Lookups of the same (version, in force or not, article) share one frozen Lookup, so the
-    hot path is a bisect, a list index and a dict probe. The memo holds a dict per (version,
-    in force or not), keyed by the article number (by (number, suffix) for 之一 articles): an
-    int key is hashed in place, where a tuple key was one more object per answer for the
-    collector to count.
+    hot path is a bisect and two dict probes. The memo's key is one int made of the article
+    number, the version's position and whether it is in force (a tuple only for 之一
+    articles): a tuple per answer was one more object for the collector to count.
     """
 
     __slots__ = (
@@ -475,6 +474,7 @@ class Timeline:
         "memo",
         "nothing_found",
         "repeal",
+        "slots",
         "starts",
         "version_articles",
     )
@@ -496,10 +496,10 @@ class Timeline:
         self.dated = dated
         self.fallback = fallback
         self.version_articles = version_articles  # made on first use (StatuteIndex)
-        # at 2 * (position + 1) + in_force; position -1 (no dated version: the fallback) first
-        self.memo: list[dict[int | tuple[int, str], Lookup]] = [
-            {} for _ in range(2 * len(dated) + 2)
-        ]
+        # keyed by number * slots + 2 * (position + 1) + in_force (position -1: no dated
+        # version, the fallback), by (number, suffix, that slot) for 之一 articles
+        self.slots = 2 * len(dated) + 2
+        self.memo: dict[int | tuple[int, str, int], Lookup] = {}
         # the answer without an article, one per (position, in force): shared by every number
         # the version lacks
         self.nothing_found: dict[tuple[int, bool], Lookup] = {}
@@ -510,9 +510,9 @@ class Timeline:
         in_force = position >= 0 and ordinal < self.ends[position]
         if position < 0 and self.dated:
             position = 0  # not yet in force: the first version tells what will exist
-        memo = self.memo[2 * (position + 1) + in_force]
-        key = number if suffix is None else (number, suffix)
-        found = memo.get(key)
+        slot = 2 * (position + 1) + in_force
+        key = number * self.slots + slot if suffix is None else (number, suffix, slot)
+        found = self.memo.get(key)
         if found is None:
             # no dated version: the newest undated one, never "in force"
             where = self.dated[position] if position >= 0 else self.fallback
@@ -524,9 +524,9 @@ class Timeline:
                                     where)  # fmt: skip
             else:
                 found = self._nothing_found(position, in_force, where)
-            if len(memo) >= _MEMO_LIMIT:
-                memo.clear()
-            memo[key] = found
+            if len(self.memo) >= _MEMO_LIMIT:
+                self.memo.clear()
+            self.memo[key] = found
         return found
 
     def _nothing_found(self, position: int, in_force: bool, where: VersionInfo | None) -> Lookup:
