@@ -51,6 +51,11 @@ _COMMENT_RE = re.compile(
     # a one-shot prompt the model echoes after its answer
     r"|\n[ \t\u3000\xa0]*(?=请你回答|请回答|场景[:：]))"
 )
+# A numbered list opening a line (1. / （一） / 一、): after a lead-in ending in a colon
+# (…需要满足以下条件：), the list that follows a blank line is still the recitation.
+_LIST_LINE_RE = re.compile(
+    r"[ \t\u3000\xa0]*(?:\d{1,2}[.、．](?!\d)|[（(][一二三四五六七八九十]{1,3}[）)]|[一二三四五六七八九十]{1,3}、)"
+)
 _TRAILING = " \t\u3000\xa0\n。；;，,"
 _CLAIM_END = "。！？；!?;\n"
 _CLAIM_END_RE = re.compile("[。！？；!?;\n]")
@@ -111,6 +116,10 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
         start = heading.end()
     end = min(limit, len(text), start + MAX_QUOTE)
     comment = _COMMENT_RE.search(text, start, end)
+    in_list = _LIST_LINE_RE.match(text, start) is not None
+    while comment and _continues_as_list(text, start, comment, in_list):
+        in_list = True
+        comment = _COMMENT_RE.search(text, comment.end(), end)
     if comment:
         end = comment.start() + (1 if text[comment.start()] in "。！？!?" else 0)
     elif end == limit:
@@ -127,6 +136,16 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
     if end - start < 2:
         return None
     return Quote(text[start:end], start, end)
+
+
+def _continues_as_list(text: str, start: int, comment: re.Match[str], in_list: bool) -> bool:
+    """A blank line before an item of a numbered list that a lead-in ending in a colon opened
+    (or that is already running): no comment, the recitation goes on."""
+    return (
+        comment.group().count("\n") >= 2
+        and _LIST_LINE_RE.match(text, comment.end()) is not None
+        and (in_list or text[start : comment.start()].rstrip(" \t\u3000\xa0").endswith(("：", ":")))
+    )
 
 
 def find_claim(text: str, start: int, end: int) -> Span:
