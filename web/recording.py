@@ -1,7 +1,7 @@
 """POST /api/v1/gate as a service: gate an answer, continue its session's round, record it.
 
-The assessment is the gate's (`gate.assess_answer`, kept whole by `record_attempt` in the
-round); the record is the audit module's (`audit.record`, which serialises the attempts and
+The assessment is the gate's (`gate.rounds.submit`: `gate.assess_answer` of the round's next
+turn, kept whole by `record_attempt` in the round); the record is the audit module's (`audit.record`, which serialises the attempts and
 queues their unsure judgements for review). The round between requests lives in the round
 store (`web.rounds`: a private file on one machine, the database with several hosts).
 
@@ -28,10 +28,10 @@ from audit import Pseudonymizer, record
 from audit.errors import AuditError, CaseMismatchError, CaseMovedOnError
 from audit.mapping_store import DatabaseMappingStore, MappingStore, PseudonymStore
 from audit.models import PseudonymKind
-from gate import Policy, assess_answer
+from gate import Policy
 from gate.judge import DEFAULT_THRESHOLD, Judge
 from gate.models import RoundRecord
-from gate.rounds import open_round, record_attempt
+from gate.rounds import open_round, submit
 from legaldb import StatuteRepository
 from lexgate.factories import (
     judge_from_settings,
@@ -221,16 +221,9 @@ def gate_and_record(
             policy=policy,
         )
         case_id = None
-    assessment = assess_answer(
-        request.answer,
-        repo=repo,
-        as_of=date.fromisoformat(current.as_of),
-        turn=current.next_turn,
-        policy=current.policy,
-        judge=tools.judge,
-        threshold=tools.judge_threshold,
+    after = submit(
+        current, request.answer, repo=repo, judge=tools.judge, threshold=tools.judge_threshold
     )
-    after = record_attempt(current, request.answer, assessment)
     recording = _Recording(repo, tools, request.subject_id, after)
     expected = Version(case_id, len(current.attempts)) if case_id is not None else None
     case_id = _settle(tools.rounds, engine, session, subject, expected, found, recording)
