@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import marshal
 import re
+import struct
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
@@ -319,10 +320,10 @@ class StatuteIndex:
                 law=self.laws[law_id],
                 repeal=self.repeals.get(law_id),
                 starts=self.starts.get(law_id, []),
-                ends=[v.effective_to.toordinal() if v.effective_to else _NEVER for v in dated],
+                ends=tuple(v.effective_to.toordinal() if v.effective_to else _NEVER for v in dated),
                 dated=dated,
                 fallback=versions[-1] if versions else None,
-                version_articles=self.version_articles,
+                index=self,
             )
         return timeline
 
@@ -351,6 +352,8 @@ _DELETED = 1
 _COUNTS_SHIFT = 1
 _COUNTS_MASK = 0x7FFF
 _CHAPTER_SHIFT = 16
+_INT = struct.Struct("i")  # an element of the numbers' array "i" (native order, as array)
+_INT_SIZE = _INT.size
 
 
 class PackedArticles:
@@ -363,12 +366,12 @@ class PackedArticles:
 
     __slots__ = (
         "chapter_paths",
+        "columns",
+        "count",
         "item_counts",
-        "label_ends",
         "labels",
         "made",
         "numbers",
-        "shapes",
         "suffixes",
         "version_id",
     )
@@ -376,12 +379,22 @@ class PackedArticles:
     def __init__(self, version_id: int, packed: Packed) -> None:
         numbers, self.suffixes, label_ends, self.labels, shapes, distinct = packed
         self.version_id = version_id
-        self.numbers = array("i")
-        self.numbers.frombytes(numbers)
-        self.label_ends = array("I")
-        self.label_ends.frombytes(label_ends)
-        self.shapes = array("I")
-        self.shapes.frombytes(shapes)
+        self.count = len(numbers) // _INT_SIZE
+        # numbered 1 … n without gaps (most versions): no array of numbers, article n is the
+        # n-th. Fewer arrays: each is one more object for the collector to count, and a first
+        # pass over a million articles opens 20,000 versions.
+        self.numbers: array[int] | None = None
+        if not (
+            self.suffixes is None
+            and self.count
+            and _INT.unpack_from(numbers)[0] == 1
+            and _INT.unpack_from(numbers, len(numbers) - _INT_SIZE)[0] == self.count
+        ):
+            self.numbers = array("i")
+            self.numbers.frombytes(numbers)
+        # the label ends (count + 1) then the shapes (count), one array
+        self.columns = array("I")
+        self.columns.frombytes(label_ends + shapes)
         self.item_counts: tuple[tuple[int, ...], ...]
         self.chapter_paths: tuple[tuple[str, ...], ...]
         self.item_counts, self.chapter_paths = marshal.loads(distinct)
@@ -426,16 +439,16 @@ class PackedArticles:
     def find(self, number: int, suffix: str | None) -> ArticleInfo | None:
         """The article numbered (number, suffix), else None."""
         numbers = self.numbers
+        if numbers is None:  # numbered 1 … count, no suffixes
+            if suffix is None and 0 < number <= self.count:
+                return self.made.get(number - 1) or self._make(number - 1, number, None)
+            return None
         suffixes = self.suffixes
         if suffixes is None:  # plain numbering: at most one article per number
             if suffix is None:
-                # most versions number 1, 2, 3 … without gaps: article n is the n-th (bisecting
-                # an array makes an int of every element it compares)
-                position = number - 1
-                if not (0 <= position < len(numbers) and numbers[position] == number):
-                    position = bisect_left(numbers, number)
-                    if position == len(numbers) or numbers[position] != number:
-                        return None
+                position = bisect_left(numbers, number)
+                if position == len(numbers) or numbers[position] != number:
+                    return None
                 return self.made.get(position) or self._make(position, number, None)
             return None
         position = bisect_left(numbers, number)
@@ -446,11 +459,11 @@ class PackedArticles:
         return None
 
     def _make(self, position: int, number: int, suffix: str | None) -> ArticleInfo:
-        ends = self.label_ends
-        shape = self.shapes[position]
+        columns = self.columns
+        shape = columns[self.count + 1 + position]
         item_counts = self.item_counts[shape >> _COUNTS_SHIFT & _COUNTS_MASK]
         found = self.made[position] = _new_article(
-            self.version_id, number, suffix, self.labels[ends[position] : ends[position + 1]],
+            self.version_id, number, suffix, self.labels[columns[position] : columns[position + 1]],
             shape & _DELETED == _DELETED, len(item_counts), item_counts,
             self.chapter_paths[shape >> _CHAPTER_SHIFT],
         )  # fmt: skip
@@ -470,13 +483,13 @@ class Timeline:
         "dated",
         "ends",
         "fallback",
+        "index",
         "law",
         "memo",
         "nothing_found",
         "repeal",
         "slots",
         "starts",
-        "version_articles",
     )
 
     def __init__(
@@ -484,10 +497,10 @@ class Timeline:
         law: LawInfo,
         repeal: RepealInfo | None,
         starts: list[int],
-        ends: list[int],
+        ends: tuple[int, ...],
         dated: tuple[VersionInfo, ...],
         fallback: VersionInfo | None,
-        version_articles: Callable[[int], PackedArticles],
+        index: StatuteIndex,
     ) -> None:
         self.law = law
         self.repeal = repeal
@@ -495,7 +508,9 @@ class Timeline:
         self.ends = ends
         self.dated = dated
         self.fallback = fallback
-        self.version_articles = version_articles  # made on first use (StatuteIndex)
+        # opens the versions' articles on first use (StatuteIndex.version_articles); the index,
+        # not a bound method: that was one more object per law for the collector to count
+        self.index = index
         # keyed by number * slots + 2 * (position + 1) + in_force (position -1: no dated
         # version, the fallback), by (number, suffix, that slot) for 之一 articles
         self.slots = 2 * len(dated) + 2
@@ -518,7 +533,7 @@ class Timeline:
             where = self.dated[position] if position >= 0 else self.fallback
             article = None
             if where is not None:
-                article = self.version_articles(where.id).find(number, suffix)
+                article = self.index.version_articles(where.id).find(number, suffix)
             if article is not None:
                 found = _new_lookup(self.law, where if in_force else None, article, self.repeal,
                                     where)  # fmt: skip
