@@ -58,6 +58,24 @@ def test_a_version_without_suffixes_or_articles() -> None:
     assert _unpacked(2, PackedArticles.pack([])).get((1, None)) is None
 
 
+def test_a_version_numbered_without_gaps() -> None:
+    """Articles 1 … n (most versions, kept without an array of numbers): each found by its
+    number with its own label and structure; 0, n + 1, negatives and suffixes are not."""
+    dense = [row for row in ROWS if row[1] is None and row[0] <= 3]  # 1, 2 (deleted), 3
+    articles = _unpacked(5, PackedArticles.pack(dense))
+    assert articles.numbers is None
+    for number, _, label, deleted, item_counts, chapter_path in dense:
+        assert articles.get((number, None)) == ArticleInfo(
+            5, number, None, label, deleted, len(item_counts), item_counts, chapter_path
+        )
+    for key in [(0, None), (4, None), (-1, None), (2, "之一")]:
+        assert articles.get(key) is None
+    starting_at_two = _unpacked(5, PackedArticles.pack([(n + 1, *rest) for n, *rest in dense]))
+    assert starting_at_two.numbers is not None
+    assert starting_at_two.get((1, None)) is None
+    assert starting_at_two.get((4, None)) is not None
+
+
 def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
     """The hot path's makers give objects equal to the constructors' (same hash, still frozen)."""
     law = LawInfo(1, "中华人民共和国公司法", "公司法", "法律")
