@@ -241,8 +241,8 @@ def _judge(
         elsewhere = coverage < best_other and any(p.where != "other_version" for p in clear)
         # A definition of the term the article defines is the article's definition in the
         # model's words, however little of its wording it keeps (残疾人是指… under 第二条).
-        own_definition = _defines_its_term(quote, article_text)
-        if rival or elsewhere or ((no_footing or weak) and not own_definition):
+        lacking = (no_footing or weak) and not _defines_its_term(quote, article_text)
+        if rival or elsewhere or lacking:
             better = tuple(
                 FoundIn(law.name, label, version.label, round(share, 4), "same_law")
                 for share, label in others
