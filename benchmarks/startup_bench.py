@@ -59,7 +59,7 @@ def runs(label: str, args: list[str], count: int, stdin: str | None = None) -> N
 def extraction() -> None:
     """extract() over the answers in this process, parse memo cold, best of three."""
     from extractor import extract
-    from extractor.grammar import parse_span
+    from extractor.grammar import clear_memos
     from legaldb import StatuteRepository, make_engine
     from lexgate.settings import get_settings
     from verifier import lexicon_of
@@ -71,7 +71,7 @@ def extraction() -> None:
     answers = [json.loads(line)["answer"] for line in ANSWERS.open(encoding="utf-8")]
     cpu = []
     for _ in range(3):
-        parse_span.cache_clear()
+        clear_memos()
         started = time.process_time()
         for answer in answers:
             extract(answer, lexicon)

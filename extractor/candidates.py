@@ -178,6 +178,7 @@ class Candidate(NamedTuple):
     name: str | None = None  # the law as written, for a mention
     name_end: int | None = None  # end of a name written without 《》 (the chain starts at it)
     law_kind: str | None = None  # title, quoted, ref_word, name, or None (a bare run)
+    run_start: int = 0  # where a chain's run of references starts (its law part before it)
 
 
 def is_law_like(name: str) -> bool:
@@ -434,7 +435,7 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
             elif not continues(text, start):
                 last_end = end
                 continue
-        found.append(Candidate("chain", start, end, name_end=name_end, law_kind=law_kind))
+        found.append(Candidate("chain", start, end, None, name_end, law_kind, match.start("run")))
         last_end = end
     if cut is not None and (not found or found[0].start >= cut[1]):
         found.insert(0, Candidate("mention", cut[0], cut[1], text[cut[0] : cut[1] - 1]))

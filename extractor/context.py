@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 
 from extractor.candidates import LAW_SUFFIX, Candidate, is_law_like
 from extractor.errors import SpanParseError
-from extractor.grammar import parse_span
+from extractor.grammar import parse_law, parse_run
 from extractor.lexicon import Lexicon
-from extractor.models import Chain, Citation, LawMention, Quote, Reference
+from extractor.models import Citation, Quote, Reference, Run
 from extractor.quotes import find_claim, find_quote
 from textnorm import strip_category
 
@@ -35,14 +34,6 @@ _HTML_TAG_RE = re.compile(r"</?[a-zA-Z][^<>\n]{0,30}>")
 _DASHED_RE = re.compile(r"^([^-－—]{2,})[-－—]([^-－—]{2,})$")
 _PART_RE = re.compile(r"[\u4e00-\u9fff]{1,6}编")
 _TRAILING_PART_RE = re.compile(r"[\u4e00-\u9fff]{2,6}编$")
-
-
-@dataclass(slots=True)
-class _Antecedent:
-    """The law cited or mentioned last, and where."""
-
-    law: str | None = None
-    position: int = -1
 
 
 def _ends_recitation(text: str, candidate: Candidate) -> bool:
@@ -109,22 +100,24 @@ def _mention_law(name: str, lexicon: Lexicon | None) -> str | None:
 
 def _citations_of_chain(
     text: str,
-    offset: int,
-    chain: Chain,
+    run_start: int,
+    run: Run,
     law: str | None,
-    law_mention: LawMention | None,
+    law_at: int | None,
+    law_as_written: str | None,
     version_hint: str | None,
     quote: Quote | None,
 ) -> list[Citation]:
-    explicit = law_mention is not None and law_mention.kind != "ref_word"
+    """The citations of one run starting at `run_start`, its law written at `law_at` (None: a
+    bare run); `law_as_written` is the name of an explicit law (None for 本法 …)."""
     citations: list[Citation] = []
     previous: Reference | None = None
     # A run holds no sentence end, so its members share one claim.
-    claim_end = offset + chain.end
+    claim_end = run_start + run.end
     if quote is not None and text[quote.end : quote.end + 1] in _CLOSERS:
         claim_end = max(claim_end, quote.end + 1)
-    claim = find_claim(text, offset + (law_mention.start if law_mention else 0), claim_end)
-    for index, ref in enumerate(chain.references):
+    claim = find_claim(text, run_start if law_at is None else law_at, claim_end)
+    for index, ref in enumerate(run.references):
         article, suffix, paragraph = ref.article, ref.article_suffix, ref.paragraph
         if article is None:  # a 款/项 alone: of the article (and 款) of the member before it
             if previous is None or previous.article is None:
@@ -133,16 +126,16 @@ def _citations_of_chain(
             paragraph = paragraph if paragraph is not None else previous.paragraph
             ref = Reference(ref.start, ref.end, article, suffix, paragraph, ref.item)
         first = index == 0
-        start = offset + (law_mention.start if first and law_mention else ref.start)
-        end = offset + ref.end
+        start = law_at if first and law_at is not None else run_start + ref.start
+        end = run_start + ref.end
         citations.append(
             Citation(
                 surface=text[start:end],
                 start=start,
                 end=end,
-                law_as_written=law_mention.text if first and explicit and law_mention else None,
+                law_as_written=law_as_written if first else None,
                 law=law,
-                implicit=not (first and explicit),
+                implicit=not first or law_as_written is None,
                 article=article,
                 article_suffix=suffix,
                 paragraph=paragraph,
@@ -159,25 +152,27 @@ def _citations_of_chain(
 
 def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> list[Citation]:
     """Citations of all candidates, in order, with laws, quotes and claims resolved."""
-    antecedent = _Antecedent()
+    antecedent: str | None = None  # the law cited or mentioned last
+    antecedent_at = -1  # where
     citations: list[Citation] = []
     recitation_ends = [c.start for c in candidates if _ends_recitation(text, c)]
     for candidate in candidates:
         if candidate.kind == "mention":
             law = _mention_law(candidate.name or "", lexicon)
             if law is not None:
-                antecedent = _Antecedent(law, candidate.end)
+                antecedent, antecedent_at = law, candidate.end
             continue
         try:
-            chain = parse_span(text[candidate.start : candidate.end])
+            law_part = text[candidate.start : candidate.run_start]
+            mention = parse_law(law_part) if law_part else None
+            run = parse_run(text[candidate.run_start : candidate.end])
         except SpanParseError:
             continue
-        mention = chain.law
-        version_hint = None
+        version_hint = written = None
         if mention is None or mention.kind == "ref_word":
-            if mention is None and candidate.start - antecedent.position > MAX_CONTINUATION:
+            if mention is None and candidate.start - antecedent_at > MAX_CONTINUATION:
                 continue
-            law = antecedent.law
+            law = antecedent
             if mention is None and law is None:
                 continue
         else:
@@ -186,15 +181,17 @@ def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> 
                 written = text[candidate.start : candidate.name_end]  # the lexicon's boundary
             written = _without_markup(written)
             version_hint = mention.version_hint or _version_prefix(text, candidate.start)
-            mention = LawMention(mention.kind, written, mention.start, mention.end)
             law = _resolve(law_of(written, lexicon), lexicon)
-        after = candidate.start + chain.end
+        after = candidate.run_start + run.end
         following = bisect_right(recitation_ends, after)
         limit = recitation_ends[following] if following < len(recitation_ends) else len(text)
         quote = find_quote(text, after, limit, candidate.start)
+        law_at = None if mention is None else candidate.start + mention.start
         citations.extend(
-            _citations_of_chain(text, candidate.start, chain, law, mention, version_hint, quote)
+            _citations_of_chain(
+                text, candidate.run_start, run, law, law_at, written, version_hint, quote
+            )
         )
         if law is not None:
-            antecedent = _Antecedent(law, candidate.end)
+            antecedent, antecedent_at = law, candidate.end
     return citations

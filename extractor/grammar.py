@@ -1,8 +1,10 @@
 """The citation grammar (citation.lark) and the transformer that builds citation parts.
 
-`parse_span` parses one candidate span cut out by the pre-scan and returns a `Chain` with
-offsets relative to the span; results are memoised on the span text, since real answers
-repeat the same citations over and over.
+The pre-scan cuts a candidate span into its law part (《…》的, 本法 …) and its run of
+references (第…条…); `parse_law` and `parse_run` parse each, with offsets relative to the
+part, memoised on its text: real answers repeat the same laws and the same runs over and over,
+and one run follows many laws (3,349 distinct spans of the development answers hold 1,068
+distinct runs).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError
 
 from extractor.errors import SpanParseError
-from extractor.models import Chain, LawMention, Reference
+from extractor.models import LawMention, Reference, Run
 from textnorm import cn_to_int
 
 MAX_RANGE = 30  # a range wider than this yields its two ends only (第1至1000条 is noise)
@@ -79,12 +81,10 @@ def _law(kind: str, name_token: Token, *rest: Token, marks: tuple[int, int] = (1
 
 @v_args(inline=True)
 class ChainBuilder(Transformer[Token, Any]):
-    """Parse tree of one span → `Chain` (laws, references; numerals as ints)."""
+    """Parse tree of a law part → `LawMention`, of a run → `Run` (numerals as ints)."""
 
-    def start(self, *children: Any) -> Chain:
-        law = children[0] if isinstance(children[0], LawMention) else None
-        references: tuple[Reference, ...] = children[-1]
-        return Chain(law, references, max(ref.end for ref in references))
+    def law_part(self, law: LawMention, *gaps: None) -> LawMention:
+        return law
 
     def titled_law(self, title: Token, *rest: Token) -> LawMention:
         return _law("title", title, *rest)
@@ -107,14 +107,14 @@ class ChainBuilder(Transformer[Token, Any]):
     part = connector
     division = connector
 
-    def references(self, *children: Any) -> tuple[Reference, ...]:
+    def references(self, *children: Any) -> Run:
         refs: list[Reference] = []
         for child in children:
             if isinstance(child, Reference):
                 refs.append(child)
             elif isinstance(child, tuple):
                 refs.extend(child)
-        return tuple(refs)
+        return Run(tuple(refs), max(ref.end for ref in refs))
 
     def paragraph(self, ordinal: Token, number: Token, unit: Token) -> _Part:
         return _Part("款", _number(number), ordinal.start_pos or 0, unit.end_pos or 0)
@@ -201,6 +201,7 @@ def _with_parts(
 PARSER = Lark.open(
     "citation.lark",
     rel_to=__file__,
+    start=["law_part", "references"],
     parser="lalr",
     strict=True,
     propagate_positions=False,
@@ -209,17 +210,30 @@ PARSER = Lark.open(
 )
 
 
-@lru_cache(maxsize=16384)
-def parse_span(span: str) -> Chain:
-    """Parse one candidate span; raise SpanParseError where the grammar rejects it."""
+@lru_cache(maxsize=4096)
+def parse_law(part: str) -> LawMention:
+    """Parse a span's law part (the law and the gap before its run: 《劳动法》的, 本法);
+    raise SpanParseError where the grammar rejects it."""
     try:
-        chain: Chain = PARSER.parse(span)  # type: ignore[assignment]  # the transformer's result
+        law: LawMention = PARSER.parse(part, start="law_part")  # type: ignore[assignment]
     except LarkError as error:
-        raise SpanParseError(f"not a citation span: {span[:80]!r}") from error
-    return chain
+        raise SpanParseError(f"not a law part: {part[:80]!r}") from error
+    return law
+
+
+@lru_cache(maxsize=16384)
+def parse_run(run: str) -> Run:
+    """Parse a span's run of references (第四十四条第四项、第五项); raise SpanParseError where
+    the grammar rejects it."""
+    try:
+        parsed: Run = PARSER.parse(run, start="references")  # type: ignore[assignment]
+    except LarkError as error:
+        raise SpanParseError(f"not a run of references: {run[:80]!r}") from error
+    return parsed
 
 
 def clear_memos() -> None:
-    """Forget the parsed spans and numerals (a benchmark's cold pass starts from nothing)."""
-    parse_span.cache_clear()
+    """Forget the parsed parts and numerals (a benchmark's cold pass starts from nothing)."""
+    parse_law.cache_clear()
+    parse_run.cache_clear()
     _numeral.cache_clear()

@@ -1,8 +1,9 @@
 """Frozen data types of the extractor: what `extract` returns and what the grammar yields.
 
-`Citation` is the public result. `LawMention`, `Reference` and `Chain` are what the grammar's
-transformer builds from one candidate span (offsets relative to the span); `extract` turns
-them into citations once the context (本法, continuations, the lexicon) is known.
+`Citation` is the public result. `LawMention`, `Reference` and `Run` are what the grammar's
+transformer builds from a candidate span's law part and run (offsets relative to the part);
+`extract` turns them into citations once the context (本法, continuations, the lexicon) is
+known.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ class Citation:
         }
 
 
-# --- what the grammar yields for one candidate span (offsets relative to the span) ---
+# --- what the grammar yields for a span's law part and run (offsets relative to the part) ---
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +103,8 @@ class Reference:
 
 
 @dataclass(frozen=True, slots=True)
-class Chain:
-    """A parsed span: an optional law and its references in order."""
+class Run:
+    """A parsed run of references, in order; `end` is where the last one ends."""
 
-    law: LawMention | None
     references: tuple[Reference, ...]
     end: int

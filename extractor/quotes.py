@@ -67,15 +67,19 @@ def _closing(text: str, open_at: int, limit: int) -> int | None:
     """Index of the mark closing the quote opened at `open_at` (nested “” counted)."""
     opener = text[open_at]
     closer = _OPEN_QUOTES[opener]
+    stop = min(limit, open_at + 1 + MAX_QUOTE)
+    position = open_at + 1
     depth = 0
-    for index in range(open_at + 1, min(limit, open_at + 1 + MAX_QUOTE)):
-        char = text[index]
-        if char == closer and (opener != closer or depth == 0):
-            if depth == 0:
-                return index
-            depth -= 1
-        elif char == opener and opener != closer:
+    while (close := text.find(closer, position, stop)) >= 0:
+        nested = text.find(opener, position, close) if opener != closer else -1
+        if nested >= 0:  # an inner quote opens before this mark
             depth += 1
+            position = nested + 1
+        elif depth == 0:
+            return close
+        else:
+            depth -= 1
+            position = close + 1
     return None
 
 

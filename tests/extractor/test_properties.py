@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from extractor import Lexicon, extract
 from extractor.candidates import find_candidates
-from extractor.grammar import parse_span
+from extractor.grammar import parse_law, parse_run
 from tests.extractor.conftest import ALIASES, LAW_NAMES
 from tests.strategies import citation_like_text, plain_chinese, rendered_citations
 
@@ -25,11 +25,14 @@ def test_never_raises(text: str, with_lexicon: bool) -> None:
 
 @given(citation_like_text)
 def test_grammar_accepts_every_candidate(text: str) -> None:
-    """Every chain span the pre-scan cuts out parses with the grammar."""
+    """Every chain span the pre-scan cuts out parses with the grammar: its law part (where it
+    has one) and its run of references."""
     for candidate in find_candidates(text, LEXICON):
         if candidate.kind == "chain":
-            chain = parse_span(text[candidate.start : candidate.end])
-            assert chain.references
+            law_part = text[candidate.start : candidate.run_start]
+            if law_part:
+                parse_law(law_part)
+            assert parse_run(text[candidate.run_start : candidate.end]).references
 
 
 @given(any_text)

@@ -69,9 +69,10 @@ def test_dev_set_surfaces_and_flags(database_lexicon: Lexicon) -> None:
 
 
 def test_grammar_parses_every_span_of_real_text(lexicon: Lexicon) -> None:
-    """Every span the pre-scan cuts from real answers, questions and recitations parses."""
+    """Every span the pre-scan cuts from real answers, questions and recitations parses: its
+    law part (where it has one) and its run of references."""
     from extractor.candidates import find_candidates
-    from extractor.grammar import parse_span
+    from extractor.grammar import parse_law, parse_run
 
     texts = []
     for line in (SHARED_DIR / "eval" / "flzx_dev_answers.jsonl").open(encoding="utf-8"):
@@ -80,11 +81,13 @@ def test_grammar_parses_every_span_of_real_text(lexicon: Lexicon) -> None:
     for line in (SHARED_DIR / "eval" / "recite_dev.jsonl").open(encoding="utf-8"):
         texts.append(json.loads(line)["recited"])
     spans = [
-        text[c.start : c.end]
+        (text[c.start : c.run_start], text[c.run_start : c.end])
         for text in texts
         for c in find_candidates(text, lexicon)
         if c.kind == "chain"
     ]
     assert len(spans) > 9000
-    for span in spans:
-        assert parse_span(span).references, span
+    for law_part, run in spans:
+        if law_part:
+            parse_law(law_part)
+        assert parse_run(run).references, run
