@@ -27,6 +27,8 @@ MAX_CONTINUATION = 800  # characters from the last citation to a bare 第…条 
 _PREFIX_RE = re.compile(
     r"(?P<hint>原|旧|(?:\d{4}|[一二〇零○]{4})年(?:修正|修订|修改)?|修(?:订|正|改)前)(?:的|版)?$"
 )
+# What _PREFIX_RE can end with (its $ also matches before a final line break).
+_PREFIX_LAST_CHARS = "原旧年正订改前的版\n"
 _LAW_SHAPE_RE = re.compile(rf"{LAW_SUFFIX}(?:[（(][一二三四五六七八九十]{{1,3}}[）)])?$")
 _SENTENCE_ENDS = '。！？；!?;\n”"」'
 _CLOSERS = '”"」』’'
@@ -54,6 +56,8 @@ def _ends_recitation(text: str, candidate: Candidate) -> bool:
 
 def _version_prefix(text: str, start: int) -> str | None:
     """A version qualifier written before the law: 原《合同法》, 2018年《公司法》."""
+    if start == 0 or text[start - 1] not in _PREFIX_LAST_CHARS:  # most laws: no regex run
+        return None
     match = _PREFIX_RE.search(text[max(0, start - 10) : start])
     return match.group("hint") if match else None
 
@@ -74,7 +78,7 @@ def law_of(written: str, lexicon: Lexicon | None) -> str:
     if dashed:
         left, right = dashed.groups()
         written = left if _PART_RE.fullmatch(right) else right
-    part = _TRAILING_PART_RE.search(written)
+    part = _TRAILING_PART_RE.search(written) if written.endswith("编") else None
     if part and part.start() >= 2:
         whole = written[: part.start()]
         if (lexicon is not None and lexicon.resolve(whole)) or _LAW_SHAPE_RE.search(whole):
