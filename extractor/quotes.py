@@ -38,18 +38,21 @@ _NOT_CONTENT_RE = re.compile(
 _HEADING_RE = re.compile(
     r"(?:【[^】\n]{1,40}】|\[[^\]\n]{1,40}\]|[\u4e00-\u9fff、]{2,20}罪[：:])[ \t\u3000\xa0,，:：]*"
 )
-# Where the answer turns to its own comment after a recitation.
+# Where the answer turns to its own comment after a recitation. The match starts by taking
+# the mark a comment starts at, so that the engine skips from one such mark to the next (a
+# leading look-ahead would have it try the whole pattern at every character); each branch
+# then looks back at the mark it starts with.
 _COMMENT_RE = re.compile(
-    r"(?=[。！？!?；;，,\n<])"  # lets the engine skip quickly to where a match may start
-    r"(?:(?:[。！？!?；;]|[，,](?=因此|所以|因而|综上))[ \t\u3000\xa0]*"
+    r"[。！？!?；;，,\n<]"
+    r"(?:(?:(?<=[。！？!?；;])|(?<=[，,])(?=因此|所以|因而|综上))[ \t\u3000\xa0]*"
     r"(?=因此|所以|因而|故而|综上|由此可见|可见|据此|这意味着|这表明|这说明|也就是说|换句话说|简而言之|"
     r"根据这一规定|根据该规定|根据此规定|根据上述|根据以上|依据上述|按照上述|基于此|在本案中|在此案中|"
     r"在您的情况下|在你的情况下|在这种情况下|在这种情形下|如果您|如果你|您可以|你可以|建议|总之|"
     r"需要注意|请注意|值得注意|具体来说|所以说|"
     r"回答|答：|法律依据|相关法条|参考法条)"
-    r"|\n[ \t\u3000\xa0]*\n|<eoa>|</?[a-zA-Z][^<>\n]{0,30}>"
+    r"|(?<=\n)[ \t\u3000\xa0]*\n|(?<=<)eoa>|(?<=<)/?[a-zA-Z][^<>\n]{0,30}>"
     # a one-shot prompt the model echoes after its answer
-    r"|\n[ \t\u3000\xa0]*(?=请你回答|请回答|场景[:：]))"
+    r"|(?<=\n)[ \t\u3000\xa0]*(?=请你回答|请回答|场景[:：]))"
 )
 # A numbered list opening a line (1. / （一） / 一、): after a lead-in ending in a colon
 # (…需要满足以下条件：), the list that follows a blank line is still the recitation.
