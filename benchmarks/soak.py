@@ -36,6 +36,7 @@ from pathlib import Path
 
 import httpx
 import sqlalchemy as sa
+import uvloop
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = Path(os.environ.get("LEXGATE_SHARED_DIR", REPO_ROOT.parent / "shared"))
@@ -86,37 +87,122 @@ def gate_bodies(count: int) -> list[dict[str, object]]:
     return bodies
 
 
+@dataclass(frozen=True, slots=True)
+class RawReply:
+    """One request's outcome as read off the wire during the load: status (0: transport
+    error), seconds, the body's bytes (or the transport error) unparsed."""
+
+    status: int
+    elapsed_s: float
+    content: bytes | str
+    sent_at: float
+    subject_id: str
+
+    def parsed(self) -> Reply:
+        """The Reply, its body parsed (after the timed load: parsing is not the server's)."""
+        body: dict[str, object] | None
+        if isinstance(self.content, str):
+            body = {"transport_error": self.content}
+        else:
+            try:
+                body = json.loads(self.content)
+            except ValueError:
+                body = None
+        return Reply(self.status, self.elapsed_s, body, self.sent_at, self.subject_id)
+
+
+def encode_requests(url: str, key: str, bodies: Sequence[dict[str, object]]) -> list[bytes]:
+    """Each body as the bytes of its whole HTTP/1.1 request (keep-alive), encoded before the
+    load so that the load generator only writes and reads."""
+    host = url.split("://", 1)[1].rstrip("/")
+    encoded = []
+    for body in bodies:
+        content = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        head = (
+            f"POST /api/v1/gate HTTP/1.1\r\nHost: {host}\r\nX-API-Key: {key}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(content)}\r\n\r\n"
+        )
+        encoded.append(head.encode("ascii") + content)
+    return encoded
+
+
+async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bool]:
+    """Status, body and whether the server keeps the connection, of one HTTP/1.1 response
+    (Content-Length or chunked)."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ", 2)[1])
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip().lower()
+    if headers.get("transfer-encoding") == "chunked":
+        parts = []
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            parts.append(await reader.readexactly(size + 2))
+            if size == 0:
+                break
+        content = b"".join(part[:-2] for part in parts)
+    else:
+        content = await reader.readexactly(int(headers.get("content-length", "0")))
+    return status, content, headers.get("connection") != "close"
+
+
 async def _send_all(
-    url: str, key: str, bodies: Sequence[dict[str, object]], concurrency: int, timeout_s: float
-) -> list[Reply]:
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    replies: list[Reply] = []
-    queue = list(reversed(bodies))
-    async with httpx.AsyncClient(
-        base_url=url, headers={"X-API-Key": key}, limits=limits, timeout=timeout_s
-    ) as client:
+    url: str,
+    requests: Sequence[bytes],
+    subject_ids: Sequence[str],
+    concurrency: int,
+    timeout_s: float,
+) -> list[RawReply]:
+    """Every request sent by `concurrency` clients, each over its own keep-alive connection
+    (a new one after a transport error or a server's close)."""
+    host, port = url.split("://", 1)[1].rstrip("/").rsplit(":", 1)
+    replies: list[RawReply] = []
+    pending = list(range(len(requests) - 1, -1, -1))
 
-        async def worker() -> None:
-            while queue:
-                body = queue.pop()
-                started = time.monotonic()
-                try:
-                    response = await client.post("/api/v1/gate", json=body)
-                    status = response.status_code
-                    try:
-                        parsed = response.json()
-                    except ValueError:
-                        parsed = None
-                except httpx.HTTPError as error:  # reported with its kind, status 0
-                    status, parsed = 0, {"transport_error": repr(error)}
-                replies.append(
-                    Reply(
-                        status, time.monotonic() - started, parsed, started, str(body["subject_id"])
-                    )
-                )
+    async def client() -> None:
+        connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        while pending:
+            index = pending.pop()
+            started = time.monotonic()
+            try:
+                async with asyncio.timeout(timeout_s):
+                    if connection is None:
+                        connection = await asyncio.open_connection(host, int(port))
+                    reader, writer = connection
+                    writer.write(requests[index])
+                    status, content, keep = await _read_response(reader)
+                outcome: bytes | str = content
+            except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
+                status, outcome, keep = 0, repr(error), False
+            replies.append(
+                RawReply(status, time.monotonic() - started, outcome, started, subject_ids[index])
+            )
+            if not keep and connection is not None:
+                connection[1].close()
+                connection = None
+        if connection is not None:
+            connection[1].close()
 
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
+    await asyncio.gather(*(client() for _ in range(concurrency)))
     return replies
+
+
+def send_raw(
+    url: str,
+    key: str,
+    bodies: Sequence[dict[str, object]],
+    concurrency: int = 64,
+    timeout_s: float = 60.0,
+) -> list[RawReply]:
+    """POST every body to /api/v1/gate with `concurrency` clients; one RawReply each, in the
+    order they came back. The requests are encoded before the first is sent."""
+    requests = encode_requests(url, key, bodies)
+    subject_ids = [str(body["subject_id"]) for body in bodies]
+    # uvloop (uvicorn[standard]'s event loop): the load generator shares the server's cores
+    return uvloop.run(_send_all(url, requests, subject_ids, concurrency, timeout_s))
 
 
 def send_gates(
@@ -126,8 +212,8 @@ def send_gates(
     concurrency: int = 64,
     timeout_s: float = 60.0,
 ) -> list[Reply]:
-    """POST every body to /api/v1/gate with `concurrency` clients; one Reply each."""
-    return asyncio.run(_send_all(url, key, bodies, concurrency, timeout_s))
+    """POST every body to /api/v1/gate with `concurrency` clients; one Reply each, parsed."""
+    return [raw.parsed() for raw in send_raw(url, key, bodies, concurrency, timeout_s)]
 
 
 def check_records(database_url: str, replies: Sequence[Reply]) -> RecordCheck:
@@ -490,10 +576,11 @@ def soak(backend: str, requests: int, concurrency: int, workers: int, outage_s: 
             bodies = gate_bodies(requests)
             server_cpu, client_cpu = tree_cpu_s(server.process.pid), time.process_time()
             started = time.monotonic()
-            replies = send_gates(server.url, key, bodies, concurrency)
+            raw = send_raw(server.url, key, bodies, concurrency)
             wall_s = time.monotonic() - started
             server_cpu = tree_cpu_s(server.process.pid) - server_cpu
             client_cpu = time.process_time() - client_cpu
+            replies = [reply.parsed() for reply in raw]  # after the timed load
             good = _report_load(backend, replies, check_records(url, replies), wall_s)
             _report_cpu(backend, len(replies), server_cpu, client_cpu)
             if database is not None:
