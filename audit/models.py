@@ -91,12 +91,13 @@ class MappingEntry:
 
 @dataclass(frozen=True, slots=True)
 class Recording:
-    """A gated round to record as a new case (its attempts hold their assessments), with who
-    asked and when."""
+    """A gated round to record (its attempts hold their assessments), with who asked and when;
+    as a new case, or in the case it continues (case_id)."""
 
     round: RoundRecord
     subject_id: str | None = None
     recorded_at: datetime | None = None
+    case_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -384,54 +384,55 @@ def record(
 
     bind: an engine (one transaction of its own) or a connection (the caller's transaction).
     """
-    if not round_.attempts:
-        raise AuditWriteError("a round without any answer has nothing to record")
-    moment = _aware(now)
-    session, subject, entries = _pseudonyms(pseudonymizer, round_.session_id, subject_id)
-    batch = _Batch()
-    if case_id is None:
-        new_case_id = uuid.uuid4().hex
-        batch.cases.append(_case_row(new_case_id, round_, subject, session, repo, moment))
-        batch.add_attempts(new_case_id, round_, round_.attempts, moment)
-        _write(bind, store, entries, moment, batch.write)  # the mapping first, then the case
-        return new_case_id
+    recording = Recording(round_, subject_id, now, case_id)
+    [recorded] = record_many(
+        bind, [recording], repo=repo, pseudonymizer=pseudonymizer, store=store, now=now
+    )
+    return recorded
 
-    def continue_case(connection: Connection) -> None:
-        stored = connection.execute(
-            sa.select(CASE_TABLE.c.session, CASE_TABLE.c.subject, CASE_TABLE.c.policy_id)
-            .where(CASE_TABLE.c.case_id == case_id)
-            .with_for_update()
-        ).one_or_none()
-        if stored is None:
-            raise CaseMismatchError(f"no recorded case {case_id}")
-        if (stored.session, stored.subject) != (session, subject):
-            raise CaseMismatchError(f"case {case_id} belongs to another session or subject")
-        if stored.policy_id != policy_id(round_.policy):
-            raise CaseMismatchError(f"case {case_id} was gated under another policy")
-        hashes = connection.execute(
-            sa.select(ATTEMPT_TABLE.c.answer_sha256)
-            .where(ATTEMPT_TABLE.c.case_id == case_id)
-            .order_by(ATTEMPT_TABLE.c.attempt)
-        ).scalars()
-        recorded = list(hashes)
-        answers = [answer_sha256(entry.answer) for entry in round_.attempts]
-        if recorded[: len(answers) - 1] != answers[: len(recorded)][: len(answers) - 1]:
-            raise CaseMismatchError(f"the round does not continue the answers of case {case_id}")
-        if recorded != answers[: len(recorded)]:
-            raise CaseMovedOnError(
-                f"case {case_id} holds {len(recorded)} answers already: another answer took "
-                f"the place of the round's attempt {len(answers)} meanwhile"
-            )
-        batch.add_attempts(case_id, round_, round_.attempts[len(recorded) :], moment)
-        batch.write(connection)
-        connection.execute(
-            CASE_TABLE.update()
-            .where(CASE_TABLE.c.case_id == case_id)
-            .values(updated_at=moment, **_round_state(round_))
+
+def _continue_case(
+    connection: Connection,
+    batch: _Batch,
+    recording: Recording,
+    session: str,
+    subject: str | None,
+    moment: datetime,
+) -> None:
+    """Add the round's attempts not yet in its case to batch, and update the case's state;
+    CaseMismatchError (CaseMovedOnError) when the round does not continue the case."""
+    round_, case_id = recording.round, recording.case_id
+    stored = connection.execute(
+        sa.select(CASE_TABLE.c.session, CASE_TABLE.c.subject, CASE_TABLE.c.policy_id)
+        .where(CASE_TABLE.c.case_id == case_id)
+        .with_for_update()
+    ).one_or_none()
+    if stored is None or case_id is None:
+        raise CaseMismatchError(f"no recorded case {case_id}")
+    if (stored.session, stored.subject) != (session, subject):
+        raise CaseMismatchError(f"case {case_id} belongs to another session or subject")
+    if stored.policy_id != policy_id(round_.policy):
+        raise CaseMismatchError(f"case {case_id} was gated under another policy")
+    hashes = connection.execute(
+        sa.select(ATTEMPT_TABLE.c.answer_sha256)
+        .where(ATTEMPT_TABLE.c.case_id == case_id)
+        .order_by(ATTEMPT_TABLE.c.attempt)
+    ).scalars()
+    recorded = list(hashes)
+    answers = [answer_sha256(entry.answer) for entry in round_.attempts]
+    if recorded[: len(answers) - 1] != answers[: len(recorded)][: len(answers) - 1]:
+        raise CaseMismatchError(f"the round does not continue the answers of case {case_id}")
+    if recorded != answers[: len(recorded)]:
+        raise CaseMovedOnError(
+            f"case {case_id} holds {len(recorded)} answers already: another answer took "
+            f"the place of the round's attempt {len(answers)} meanwhile"
         )
-
-    _write(bind, store, entries, moment, continue_case)
-    return case_id
+    batch.add_attempts(case_id, round_, round_.attempts[len(recorded) :], moment)
+    connection.execute(
+        CASE_TABLE.update()
+        .where(CASE_TABLE.c.case_id == case_id)
+        .values(updated_at=moment, **_round_state(round_))
+    )
 
 
 def record_result(
@@ -485,7 +486,7 @@ def single_attempt_round(
 
 
 def record_many(
-    engine: Engine,
+    bind: Engine | Connection,
     recordings: Iterable[Recording],
     *,
     repo: StatuteRepository,
@@ -493,14 +494,18 @@ def record_many(
     store: PseudonymStore,
     now: datetime | None = None,
 ) -> list[str]:
-    """Record many rounds as new cases in one transaction (all or none); their case ids.
+    """`record` of many rounds in one transaction (all or none); their case ids, in order.
 
-    For imports and benchmarks; each recording's recorded_at (default now) dates its case.
+    A recording with a case_id continues that case (as `record` does), else it is a new case;
+    each recording's recorded_at (default now) dates its rows. The pseudonyms' mapping is
+    written once for all, and the rows of all the cases with one statement per table: a
+    server records the answers that queued up meanwhile together, an import its cases.
     """
     moment = _aware(now)
     batch = _Batch()
     entries: dict[str, tuple[str, str, str]] = {}
-    case_ids = []
+    case_ids: list[str] = []
+    continuing: list[tuple[Recording, str, str | None, datetime]] = []
     for recording in recordings:
         round_ = recording.round
         if not round_.attempts:
@@ -510,13 +515,23 @@ def record_many(
             pseudonymizer, round_.session_id, recording.subject_id
         )
         entries.update((entry[0], entry) for entry in mapped)
+        if recording.case_id is not None:
+            continuing.append((recording, session, subject, at))
+            case_ids.append(recording.case_id)
+            continue
         case_id = uuid.uuid4().hex
         batch.cases.append(_case_row(case_id, round_, subject, session, repo, at))
         batch.add_attempts(case_id, round_, round_.attempts, at)
         case_ids.append(case_id)
     if not case_ids:
         return []
-    _write(engine, store, list(entries.values()), moment, batch.write)
+
+    def work(connection: Connection) -> None:
+        for recording, session, subject, at in continuing:
+            _continue_case(connection, batch, recording, session, subject, at)
+        batch.write(connection)
+
+    _write(bind, store, list(entries.values()), moment, work)  # the mapping first, then cases
     return case_ids
 
 

@@ -50,6 +50,7 @@ def environment() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # package files: no stat of the template on every fact
     )
     env.filters["cn_date"] = cn_date
     env.filters["excerpt"] = excerpt

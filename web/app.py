@@ -19,7 +19,7 @@ from web import handlers
 from web.apikeys import KeyCache
 from web.errors import BodyTooLarge, WebError
 from web.middleware import BodyLimit, SecurityHeaders
-from web.recording import AuditToolsHolder
+from web.recording import AuditToolsHolder, gate_writer
 from web.routes import (
     audit_api,
     audit_pages,
@@ -58,6 +58,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     except (sa.exc.SQLAlchemyError, WebError) as error:
         log.warning("statutes not loaded at start-up (retried on each request): %s", error)
     yield
+    app.state.record_writer.close()
     app.state.engine.dispose()
     app.state.statute_engine.dispose()
 
@@ -78,6 +79,7 @@ def attach_state(app: FastAPI, settings: Settings) -> None:
     app.state.statutes = Statutes(statute_engine, settings.cache_dir)
     app.state.key_cache = KeyCache(settings.web_key_cache_s)
     app.state.audit_tools = AuditToolsHolder(settings, engine)
+    app.state.record_writer = gate_writer(engine)
 
 
 def protect(

@@ -18,7 +18,7 @@ from verifier import today
 from web.apikeys import KeyCache, authenticate
 from web.errors import Forbidden, LoginRequired, Unauthorized
 from web.models import ANONYMOUS_CHECKER, ROLE_PERMISSIONS, ROLES, ApiKeyInfo, Permission
-from web.recording import AuditTools, AuditToolsHolder
+from web.recording import AuditTools, AuditToolsHolder, GateWriter
 from web.statutes import Statutes
 
 KEY_COOKIE = "lexgate_key"
@@ -65,13 +65,25 @@ async def get_repository(request: Request) -> StatuteRepository:
 RepoDep = Annotated[StatuteRepository, Depends(get_repository)]
 
 
-def get_audit_tools(request: Request) -> AuditTools:
+async def get_audit_tools(request: Request) -> AuditTools:
     """The pseudonymizer, mapping store and round store (made on first use, in a thread)."""
     holder: AuditToolsHolder = request.app.state.audit_tools
-    return holder.get()
+    made = holder.made
+    if made is not None:
+        return made
+    return await run_in_threadpool(holder.get)
 
 
 AuditToolsDep = Annotated[AuditTools, Depends(get_audit_tools)]
+
+
+async def get_record_writer(request: Request) -> GateWriter:
+    """The process's writer thread of gated answers (web.writer)."""
+    writer: GateWriter = request.app.state.record_writer
+    return writer
+
+
+RecordWriterDep = Annotated[GateWriter, Depends(get_record_writer)]
 
 
 async def get_today(settings: SettingsDep) -> date:

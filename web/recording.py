@@ -19,15 +19,16 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy.engine import Connection, Engine
 
-from audit import Pseudonymizer, record
+from audit import Pseudonymizer, record_many
 from audit.errors import AuditError, CaseMismatchError, CaseMovedOnError
 from audit.mapping_store import DatabaseMappingStore, MappingStore, PseudonymStore
-from audit.models import PseudonymKind
+from audit.models import PseudonymKind, Recording
 from gate import Policy
 from gate.judge import DEFAULT_THRESHOLD, Judge
 from gate.models import RoundRecord
@@ -40,7 +41,16 @@ from lexgate.factories import (
 )
 from lexgate.settings import Settings
 from web.errors import AuditUnavailable, RoundConflict
-from web.rounds import MOVED_ON, DatabaseRoundStore, FileRoundStore, OpenRound, RoundStore, Version
+from web.rounds import (
+    MOVED_ON,
+    DatabaseRoundStore,
+    FileRoundStore,
+    OpenRound,
+    RoundStore,
+    Settlement,
+    Version,
+)
+from web.writer import RecordWriter
 
 log = logging.getLogger("lexgate.web")
 
@@ -66,6 +76,11 @@ class AuditToolsHolder:
         self._engine = engine
         self._tools: AuditTools | None = None
         self._lock = threading.Lock()
+
+    @property
+    def made(self) -> AuditTools | None:
+        """The tools once made (no I/O), else None."""
+        return self._tools
 
     def get(self) -> AuditTools:
         """The tools; AuditUnavailable when the secret or a store cannot be opened."""
@@ -154,49 +169,39 @@ def _continues(found: OpenRound | None, request: GateRequestData) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class _Recording:
-    """What one gate request writes to the audit trail: the attempt, and its review items."""
+class GatedAnswer:
+    """An answer assessed in its round, not yet recorded: what `settle` writes."""
 
+    session_id: str
+    session: str  # the session's pseudonym
+    subject_id: str | None
+    subject: str | None  # the subject's pseudonym
+    expected: Version | None  # the kept round the answer continues (None: a new round)
+    found: OpenRound | None  # the session's kept round, read before the assessment
+    after: RoundRecord  # the round with the answer's attempt
     repo: StatuteRepository
     tools: AuditTools
-    subject_id: str | None
-    after: RoundRecord
-
-    def write(self, bind: Engine | Connection, case_id: str | None) -> str:
-        """Record the attempt (in case_id, or a new case) to bind; its case id.
-        CaseMismatchError when case_id's record does not hold the round's earlier answers
-        (CaseMovedOnError: it holds this attempt already); AuditUnavailable when the audit
-        trail cannot be written."""
-        try:
-            written = record(
-                bind,
-                self.after,
-                repo=self.repo,
-                pseudonymizer=self.tools.pseudonymizer,
-                store=self.tools.mappings,
-                subject_id=self.subject_id,
-                case_id=case_id,
-            )
-        except CaseMismatchError:
-            raise  # an AuditError too, but the caller's to handle (409)
-        except AuditError as error:
-            log.warning("gate request not recorded: %s", error)
-            raise AuditUnavailable(
-                "the answer was not gated: its audit record could not be written"
-            ) from error
-        return written
 
 
-def gate_and_record(
+def find_round(request: GateRequestData, tools: AuditTools) -> OpenRound | None:
+    """The kept round of the request's session (reads the round store; None without one)."""
+    if request.session_id is None:
+        return None
+    session = tools.pseudonymizer.pseudonym(PseudonymKind.SESSION.value, request.session_id)
+    return tools.rounds.get(session)
+
+
+def assess_request(
     request: GateRequestData,
+    found: OpenRound | None,
     *,
-    engine: Engine,
     repo: StatuteRepository,
     tools: AuditTools,
     today: date,
     policy: Policy | None = None,
-) -> GateOutcome:
-    """Gate the answer in its round and record it; the round is kept while it stays open."""
+) -> GatedAnswer:
+    """Gate the answer as the next turn of `found` (`find_round`'s), or of a new round: no
+    database write (the judge, when configured, is asked over HTTP)."""
     session_id = request.session_id or new_session_id()
     pseudonymizer = tools.pseudonymizer
     session = pseudonymizer.pseudonym(PseudonymKind.SESSION.value, session_id)
@@ -205,7 +210,6 @@ def gate_and_record(
         if request.subject_id is not None
         else None
     )
-    found = tools.rounds.get(session) if request.session_id is not None else None
     continuing = _continues(found, request)
     if continuing and found is not None:
         if found.subject != subject:
@@ -224,42 +228,137 @@ def gate_and_record(
     after = submit(
         current, request.answer, repo=repo, judge=tools.judge, threshold=tools.judge_threshold
     )
-    recording = _Recording(repo, tools, request.subject_id, after)
     expected = Version(case_id, len(current.attempts)) if case_id is not None else None
-    case_id = _settle(tools.rounds, engine, session, subject, expected, found, recording)
-    return GateOutcome(session_id=session_id, case_id=case_id, round=after)
+    return GatedAnswer(
+        session_id, session, request.subject_id, subject, expected, found, after, repo, tools
+    )
 
 
-def _settle(
-    rounds: RoundStore,
-    engine: Engine,
-    session: str,
-    subject: str | None,
-    expected: Version | None,
-    found: OpenRound | None,
-    recording: _Recording,
-) -> str:
-    """Record the answer and keep its round (or forget the session's round it ends or
-    replaces), serialised with the session's other answers only; its case id."""
+def settle(gated: GatedAnswer, engine: Engine) -> GateOutcome:
+    """Record the gated answer and keep its round (or forget the round it ends or replaces),
+    serialised with the session's other answers only. RoundConflict (409) when the session's
+    round moved on meanwhile or no longer matches its record; AuditUnavailable (503) when the
+    record cannot be written."""
     try:
-        with rounds.settle(engine, session, expected) as settlement:
-            case_id = recording.write(
-                settlement.bind, expected.case_id if expected is not None else None
-            )
-            if recording.after.state == "open":
-                settlement.keep(subject, case_id, recording.after)
-            elif expected is not None or found is not None:
-                settlement.forget()
+        [outcome] = _settle_together([gated], engine)
     except CaseMovedOnError as error:
         raise RoundConflict(MOVED_ON, field="attempt") from error
     except CaseMismatchError as mismatch:
-        rounds.forget(session)  # the kept round is useless: forget it, then refuse
+        gated.tools.rounds.forget(gated.session)  # the kept round is useless: forget it
         raise RoundConflict(
             f"the round no longer matches its audit record ({mismatch}); start a new one "
             "with attempt 1",
             field="session_id",
         ) from mismatch
-    return case_id
+    if isinstance(outcome, BaseException):
+        raise outcome
+    return outcome
+
+
+def settle_many(gated: Sequence[GatedAnswer], engine: Engine) -> list[GateOutcome | BaseException]:
+    """`settle` of several gated answers (of one process's AuditTools) in one transaction:
+    their outcomes, or the exception each is answered with. When that transaction fails
+    before anything of it is committed, each answer is settled alone, so that a failure
+    (a 409, a write refused) is its own answer's only; so are answers of one session (the
+    second continues the round the first leaves)."""
+    if len(gated) > 1 and len({answer.session for answer in gated}) == len(gated):
+        try:
+            return _settle_together(gated, engine)
+        except Exception as error:
+            log.info("%d gated answers settled one by one: %s", len(gated), error)
+    outcomes: list[GateOutcome | BaseException] = []
+    for answer in gated:
+        try:
+            outcomes.append(settle(answer, engine))
+        except Exception as error:  # the caller's to raise: 409, 503
+            outcomes.append(error)
+    return outcomes
+
+
+def _settle_together(
+    gated: Sequence[GatedAnswer], engine: Engine
+) -> list[GateOutcome | BaseException]:
+    """One settlement of all the answers (`RoundStore.settle`): their audit records in one
+    transaction, their rounds kept or forgotten. Raises when nothing of it was committed;
+    after the records are committed, an answer whose round could not be kept is answered
+    AuditUnavailable (its case stays recorded) and the others are settled."""
+    tools = gated[0].tools
+    settlements: list[Settlement] = []
+    case_ids: list[str] = []
+    failure: Exception | None = None
+    try:
+        with tools.rounds.settle(engine, [(g.session, g.expected) for g in gated]) as settlements:
+            case_ids = _record(settlements[0].bind, gated)
+            for answer, settlement, case_id in zip(gated, settlements, case_ids, strict=True):
+                if answer.after.state == "open":
+                    settlement.keep(answer.subject, case_id, answer.after)
+                elif answer.expected is not None or answer.found is not None:
+                    settlement.forget()
+    except Exception as error:
+        if not any(settlement.recorded for settlement in settlements):
+            raise
+        failure = error  # recorded; the rounds it changes could not be kept or dropped
+    return [
+        failure
+        if failure is not None and settlement.changes_round
+        else GateOutcome(answer.session_id, case_id, answer.after)
+        for answer, settlement, case_id in zip(gated, settlements, case_ids, strict=True)
+    ]
+
+
+def _record(bind: Engine | Connection, gated: Sequence[GatedAnswer]) -> list[str]:
+    """The answers' audit records (each in its kept round's case, or a new one) written to
+    bind; their case ids. CaseMismatchError when a kept round's case does not hold the
+    round's earlier answers (CaseMovedOnError: it holds this attempt already);
+    AuditUnavailable when the audit trail cannot be written."""
+    tools = gated[0].tools
+    recordings = [
+        Recording(
+            answer.after,
+            answer.subject_id,
+            case_id=answer.expected.case_id if answer.expected is not None else None,
+        )
+        for answer in gated
+    ]
+    try:
+        return record_many(
+            bind,
+            recordings,
+            repo=gated[0].repo,
+            pseudonymizer=tools.pseudonymizer,
+            store=tools.mappings,
+        )
+    except CaseMismatchError:
+        raise  # an AuditError too, but the caller's to handle (409)
+    except AuditError as error:
+        log.warning("gate request not recorded: %s", error)
+        raise AuditUnavailable(
+            "the answer was not gated: its audit record could not be written"
+        ) from error
+
+
+GateWriter = RecordWriter[GatedAnswer, GateOutcome]
+"""The process's writer thread of gated answers: `settle_many` over the app's engine."""
+
+
+def gate_writer(engine: Engine) -> GateWriter:
+    """A writer thread settling the gated answers queued together (`settle_many`)."""
+    return RecordWriter(lambda gated: settle_many(gated, engine))
+
+
+def gate_and_record(
+    request: GateRequestData,
+    *,
+    engine: Engine,
+    repo: StatuteRepository,
+    tools: AuditTools,
+    today: date,
+    policy: Policy | None = None,
+) -> GateOutcome:
+    """Gate the answer in its round and record it; the round is kept while it stays open."""
+    found = find_round(request, tools)
+    gated = assess_request(request, found, repo=repo, tools=tools, today=today, policy=policy)
+    return settle(gated, engine)
 
 
 __all__ = [
@@ -267,5 +366,12 @@ __all__ = [
     "AuditToolsHolder",
     "GateOutcome",
     "GateRequestData",
+    "GateWriter",
+    "GatedAnswer",
+    "assess_request",
+    "find_round",
     "gate_and_record",
+    "gate_writer",
+    "settle",
+    "settle_many",
 ]

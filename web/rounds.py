@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -87,6 +87,12 @@ class Settlement:
     bind: Engine | Connection
     kept: tuple[str | None, str, RoundRecord] | None = field(default=None)
     forgotten: bool = False
+    recorded: bool = False  # set by the store once the audit record is committed
+
+    @property
+    def changes_round(self) -> bool:
+        """Whether the answer keeps or drops its session's round."""
+        return self.kept is not None or self.forgotten
 
     def keep(self, subject: str | None, case_id: str, record: RoundRecord) -> None:
         """Keep record (still open) as the session's round, recorded as case_id."""
@@ -105,12 +111,13 @@ class RoundStore(Protocol):
         ...
 
     def settle(
-        self, engine: Engine, session: str, expected: Version | None
-    ) -> AbstractContextManager[Settlement]:
-        """Record an answer of session and keep its round: the block writes the audit record
-        to the settlement's bind and says keep or forget; expected is the kept round the
-        answer continues (None: a new round). RoundConflict when the kept round moved on
-        meanwhile (another answer of the session was gated)."""
+        self, engine: Engine, answers: Sequence[tuple[str, Version | None]]
+    ) -> AbstractContextManager[list[Settlement]]:
+        """Record answers and keep their rounds: the block writes the audit records to the
+        settlements' bind (one transaction) and says, for each answer, keep or forget; an
+        answer is (its session, the kept round it continues: None for a new round).
+        RoundConflict when a kept round moved on meanwhile (another answer of its session
+        was gated); nothing is recorded then."""
         ...
 
     def forget(self, session: str) -> None:
@@ -196,30 +203,47 @@ class FileRoundStore:
 
     @contextmanager
     def settle(
-        self, engine: Engine, session: str, expected: Version | None
-    ) -> Iterator[Settlement]:
-        """The audit record is written in its own transaction by the block. A new round's is
-        written first, with nothing locked, and the round kept after in one short write. A
-        kept round's next answer is written inside the store's write transaction (SQLite has
-        one writer anyway), after checking that the round is still the `expected` one: if
-        the store cannot be written, nothing of the answer is recorded."""
-        settlement = Settlement(bind=engine)
-        if expected is None:
-            yield settlement
-            if settlement.kept is not None or settlement.forgotten:
+        self, engine: Engine, answers: Sequence[tuple[str, Version | None]]
+    ) -> Iterator[list[Settlement]]:
+        """The audit records are written by the block in one transaction. New rounds' are
+        written first, with nothing locked, and their rounds kept after in one short write.
+        Answers to kept rounds are written inside the store's write transaction (SQLite has
+        one writer anyway), after checking that each round is still the `expected` one: if
+        the store cannot be written, nothing of them is recorded."""
+        if all(expected is None for _, expected in answers):
+            settlements = yield from self._record(engine, len(answers))
+            if any(settlement.changes_round for settlement in settlements):
                 with self._database.write() as connection:
-                    self._apply(connection, session, settlement)
+                    for (session, _), settlement in zip(answers, settlements, strict=True):
+                        self._apply(connection, session, settlement)
             return
         with self._database.write() as connection:
-            row = connection.execute(
-                "SELECT case_id, json_array_length(record, '$.attempts') FROM open_round "
-                "WHERE session = ?",
-                (session,),
-            ).fetchone()
-            if row is None or Version(*row) != expected:
-                raise RoundConflict(MOVED_ON, field="attempt")
-            yield settlement
-            self._apply(connection, session, settlement)
+            for session, expected in answers:
+                if expected is None:
+                    continue
+                row = connection.execute(
+                    "SELECT case_id, json_array_length(record, '$.attempts') FROM open_round "
+                    "WHERE session = ?",
+                    (session,),
+                ).fetchone()
+                if row is None or Version(*row) != expected:
+                    raise RoundConflict(MOVED_ON, field="attempt")
+            settlements = yield from self._record(engine, len(answers))
+            for (session, _), settlement in zip(answers, settlements, strict=True):
+                self._apply(connection, session, settlement)
+
+    @staticmethod
+    def _record(engine: Engine, count: int) -> Generator[list[Settlement], None, list[Settlement]]:
+        """The block's audit transaction, on the main database; the settlements, recorded."""
+        try:
+            with engine.begin() as connection:
+                settlements = [Settlement(bind=connection) for _ in range(count)]
+                yield settlements
+        except sa.exc.SQLAlchemyError as error:
+            raise AuditUnavailable(f"the audit record was not written: {error}") from error
+        for settlement in settlements:
+            settlement.recorded = True
+        return settlements
 
     def _apply(self, connection: sqlite3.Connection, session: str, settlement: Settlement) -> None:
         """Keep or drop the session's round (in the caller's write transaction)."""
@@ -307,46 +331,65 @@ class DatabaseRoundStore:
 
     @contextmanager
     def settle(
-        self, engine: Engine, session: str, expected: Version | None
-    ) -> Iterator[Settlement]:
-        """One transaction: the session's row locked (when continuing), the audit record
-        written by the block to the settlement's connection, the round kept or dropped."""
+        self, engine: Engine, answers: Sequence[tuple[str, Version | None]]
+    ) -> Iterator[list[Settlement]]:
+        """One transaction: the sessions' rows locked (those continued, in one order), the
+        audit records written by the block to the settlements' connection, the rounds kept
+        or dropped."""
         table = OPEN_ROUND_TABLE
         try:
             with engine.begin() as connection:
-                if expected is not None:
-                    kept = connection.execute(
+                for session, expected in sorted(
+                    (answer for answer in answers if answer[1] is not None), key=lambda a: a[0]
+                ):
+                    locked = connection.execute(
                         sa.select(table.c.case_id, table.c.attempts)
                         .where(table.c.session == session)
                         .with_for_update()
                     ).one_or_none()
-                    if kept is None or Version(*kept) != expected:
+                    if locked is None or Version(*locked) != expected:
                         raise RoundConflict(MOVED_ON, field="attempt")
-                settlement = Settlement(bind=connection)
-                yield settlement
+                settlements = [Settlement(bind=connection) for _ in answers]
+                yield settlements
                 moment = datetime.now(UTC)
                 if self._expiry.due():
                     connection.execute(
                         table.delete().where(table.c.updated_at < _expired_before(moment))
                     )
-                if settlement.kept is not None:
-                    self._put(connection, session, moment, *settlement.kept)
-                elif settlement.forgotten:
-                    connection.execute(table.delete().where(table.c.session == session))
+                kept = [
+                    self._row(session, moment, *settlement.kept)
+                    for (session, _), settlement in zip(answers, settlements, strict=True)
+                    if settlement.kept is not None
+                ]
+                if kept:  # one statement for all
+                    insert = dialect_insert(connection, table)
+                    updated = {name: insert.excluded[name] for name in kept[0] if name != "session"}
+                    connection.execute(
+                        insert.on_conflict_do_update(index_elements=["session"], set_=updated),
+                        kept,
+                    )
+                forgotten = [
+                    session
+                    for (session, _), settlement in zip(answers, settlements, strict=True)
+                    if settlement.forgotten
+                ]
+                if forgotten:
+                    connection.execute(table.delete().where(table.c.session.in_(forgotten)))
         except sa.exc.SQLAlchemyError as error:
             raise AuditUnavailable(f"the open rounds are unavailable: {error}") from error
 
-    def _put(
+    def _row(
         self,
-        connection: Connection,
         session: str,
         moment: datetime,
         subject: str | None,
         case_id: str,
         record: RoundRecord,
-    ) -> None:
+    ) -> dict[str, object]:
+        """The table row keeping record (sealed, bound to its session)."""
         sealed = self.keys.seal(record.model_dump_json().encode("utf-8"), session.encode("utf-8"))
-        values = {
+        return {
+            "session": session,
             "subject": subject,
             "case_id": case_id,
             "attempts": len(record.attempts),
@@ -354,8 +397,6 @@ class DatabaseRoundStore:
             "sealed_record": sealed.data,
             "updated_at": moment,
         }
-        insert = dialect_insert(connection, OPEN_ROUND_TABLE).values(session=session, **values)
-        connection.execute(insert.on_conflict_do_update(index_elements=["session"], set_=values))
 
     def forget(self, session: str) -> None:
         """Drop the session's round."""

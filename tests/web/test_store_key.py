@@ -48,7 +48,7 @@ def test_stage_rotate_retire(key_file: Path, database_url: str) -> None:
         mappings.record_many([(f"sess_k1_{i:032x}", "sess", f"chat-{i}") for i in range(3)])
         rounds = DatabaseRoundStore(engine, ring)
         kept = open_round(session_id="chat-0", question="问题？", as_of=date(2024, 1, 1))
-        with rounds.settle(engine, "sess_k1_r", None) as settlement:
+        with rounds.settle(engine, [("sess_k1_r", None)]) as [settlement]:
             settlement.keep(None, "c" * 32, kept)
 
         assert "Staged key s2" in _rotate("--stage")

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
+from starlette.concurrency import run_in_threadpool
 
 from gate import premise
-from web.deps import AuditToolsDep, EngineDep, GateKeyDep, PremiseKeyDep, RepoDep, TodayDep
-from web.recording import GateOutcome, GateRequestData, gate_and_record
+from web.deps import (
+    AuditToolsDep,
+    GateKeyDep,
+    PremiseKeyDep,
+    RecordWriterDep,
+    RepoDep,
+    TodayDep,
+)
+from web.recording import GateOutcome, GateRequestData, assess_request, find_round
 from web.schemas import (
     ERROR_RESPONSES,
     ErrorResponse,
@@ -55,27 +64,30 @@ def gate_response(outcome: GateOutcome) -> dict[str, Any]:
 
 
 @router.post("/gate", response_model=GateResponse, responses=GATE_RESPONSES)
-def gate_answer(
+async def gate_answer(
     body: GateRequest,
     _key: GateKeyDep,
     repo: RepoDep,
     today: TodayDep,
-    engine: EngineDep,
     tools: AuditToolsDep,
+    writer: RecordWriterDep,
 ) -> dict[str, Any]:
     """The gate's decision on `answer`, recorded in the audit trail before it is returned.
 
     The same `session_id` continues its open round: the response says the attempt number and
     the round's state, and `rerun_request` is what to send to the model next.
     """
-    outcome = gate_and_record(
-        GateRequestData(**body.model_dump()),
-        engine=engine,
-        repo=repo,
-        tools=tools,
-        today=today,
+    request = GateRequestData(**body.model_dump())
+    found = (
+        await run_in_threadpool(find_round, request, tools)
+        if request.session_id is not None
+        else None
     )
-    return gate_response(outcome)
+    assess = partial(assess_request, request, found, repo=repo, tools=tools, today=today)
+    # The assessment is CPU work, done on the event loop as POST /check's (in the order the
+    # requests came); a model judge's HTTP calls go to a thread.
+    gated = assess() if tools.judge is None else await run_in_threadpool(assess)
+    return gate_response(await writer.write(gated))
 
 
 @router.post("/premise", response_model=PremiseResponse, responses=ERROR_RESPONSES)
