@@ -341,3 +341,43 @@ def _other_sessions_do_not_wait(gated_app: GatedApp, opened: dict[str, Any]) -> 
         assert continued.json()["case_id"] == other["case_id"]
     second = _gate(gated_app, question=QUESTION, answer=GOOD_ANSWER, session_id="s-lock")
     assert second.status_code == 200 and second.json()["case_id"] == opened["case_id"]
+
+
+def test_answers_written_together_are_each_recorded(gated_app: GatedApp) -> None:
+    """Answers settled in one transaction (the writer thread's batch): new rounds and a
+    continued one all recorded, each in its own case; in a batch where one answer no longer
+    fits its round, the others are still recorded and only that one is refused (409)."""
+    from datetime import date
+
+    from web.errors import RoundConflict
+    from web.recording import GateOutcome, GateRequestData, assess_request, find_round, settle_many
+
+    opened = _gate(gated_app, question=QUESTION, answer=THREE_CITATIONS, session_id="s-w",
+                   as_of="2024-01-01").json()  # fmt: skip
+    state = gated_app.client.app.state  # type: ignore[attr-defined]
+    repo, tools = state.statutes.get(), state.audit_tools.get()
+
+    def assessed(answer: str, session_id: str, question: str | None = None) -> Any:
+        request = GateRequestData(answer, question, None, session_id, None, date(2024, 1, 1))
+        found = find_round(request, tools)
+        return assess_request(request, found, repo=repo, tools=tools, today=date(2024, 1, 1))
+
+    continued = assessed(GOOD_ANSWER, "s-w", QUESTION)
+    together = [assessed(GOOD_ANSWER, "s-x"), continued, assessed(THREE_CITATIONS, "s-y")]
+    outcomes = settle_many(together, gated_app.engine)
+    assert all(isinstance(outcome, GateOutcome) for outcome in outcomes), outcomes
+    x, w, y = outcomes
+    assert isinstance(w, GateOutcome) and w.case_id == opened["case_id"]
+    assert sorted(a.attempt for a in _rows(gated_app, ATTEMPT_TABLE, case_id=w.case_id)) == [1, 2]
+    for outcome in (x, y):
+        assert isinstance(outcome, GateOutcome)
+        [case] = _rows(gated_app, CASE_TABLE, case_id=outcome.case_id)
+        assert case.attempt_count == 1
+    kept = round_store(gated_app).get(gated_app.pseudonymizer.pseudonym("sess", "s-y"))
+    assert kept is not None and isinstance(y, GateOutcome) and kept.case_id == y.case_id
+
+    cases_before = len(_rows(gated_app, CASE_TABLE))
+    again = settle_many([assessed(GOOD_ANSWER, "s-z"), continued], gated_app.engine)
+    assert isinstance(again[0], GateOutcome) and isinstance(again[1], RoundConflict)
+    assert len(_rows(gated_app, CASE_TABLE)) == cases_before + 1
+    assert len(_rows(gated_app, ATTEMPT_TABLE, case_id=opened["case_id"])) == 2
