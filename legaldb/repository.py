@@ -41,6 +41,8 @@ ARTICLE_TEXT_CACHE = 4096
 VERSION_TEXT_CACHE = 512
 VERSION_TEXTS_FORMAT = 1  # raise when the layout of _read_version_texts changes
 _NAME_CACHE_LIMIT = 100_000
+# An article's text and its 款 with their 项, as kept: (text, ((paragraph, (item, …)), …)).
+TextRow = tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]
 _NOTHING = Lookup(law=None, version=None, article=None, repeal=None)
 _UNRESOLVED = -1  # no law has this id: a name not yet looked up
 # Built once: building a statement per call (its comparisons, its cache key) cost more than
@@ -77,9 +79,10 @@ class StatuteRepository:
         self._article_text: Callable[[int, int, str | None], ArticleText | None] = lru_cache(
             maxsize=ARTICLE_TEXT_CACHE
         )(self._fetch_article_text)
-        # Texts of whole versions already read, by article in article order: article_text()
-        # looks here first.
-        self._version_articles: dict[int, dict[tuple[int, str | None], ArticleText]] = {}
+        # Texts of whole versions already read, (text, 款 and 项) by article in article order:
+        # article_text() looks here first. An ArticleText is made only for an article asked for
+        # (a check reads a few articles of each version it reads).
+        self._version_articles: dict[int, dict[tuple[int, str | None], TextRow]] = {}
 
     @classmethod
     def load(cls, engine: Engine, cache_dir: Path | None = None) -> StatuteRepository:
@@ -283,7 +286,12 @@ class StatuteRepository:
         """Every article of a version with its text, in order (one query on a cache miss;
         with a derived_dir, kept there as one file per version for the next process: a batch
         check reads a few hundred versions' texts, a file each instead of a query per article)."""
-        return list(self._version_texts(version_id).values())
+        structure = self._index.version_articles(version_id)
+        return [
+            ArticleText(info, text, _paragraphs(paragraphs))
+            for key, (text, paragraphs) in self._version_texts(version_id).items()
+            if (info := structure.get(key)) is not None
+        ]
 
     def _fetch_article_text(
         self, version_id: int, number: int, suffix: str | None
@@ -292,24 +300,28 @@ class StatuteRepository:
         if info is None:
             return None
         if self.derived_dir is not None or version_id in self._version_articles:
-            return self._version_texts(version_id).get((number, suffix))
+            row = self._version_texts(version_id).get((number, suffix))
+            return None if row is None else ArticleText(info, row[0], _paragraphs(row[1]))
         with self._engine.connect() as conn:
-            row = conn.execute(
+            found = conn.execute(
                 _ARTICLE_TEXT, {"version_id": version_id, "number": number, "suffix": suffix or ""}
             ).one_or_none()
-        return None if row is None else ArticleText(info, row.text, _paragraphs(row.paragraphs))
+        return (
+            None if found is None else ArticleText(info, found.text, _paragraphs(found.paragraphs))
+        )
 
-    def _version_texts(self, version_id: int) -> dict[tuple[int, str | None], ArticleText]:
+    def _version_texts(self, version_id: int) -> dict[tuple[int, str | None], TextRow]:
         texts = self._version_articles.get(version_id)
         if texts is None:
             if len(self._version_articles) >= VERSION_TEXT_CACHE:
                 self._version_articles.clear()
             texts = self._version_articles[version_id] = {
-                (t.info.number, t.info.suffix): t for t in self._kept_version_texts(version_id)
+                (number, suffix): (text, paragraphs)
+                for number, suffix, text, paragraphs in self._kept_version_texts(version_id)
             }
         return texts
 
-    def _kept_version_texts(self, version_id: int) -> list[ArticleText]:
+    def _kept_version_texts(self, version_id: int) -> list[tuple[Any, ...]]:
         from legaldb.snapshot import read_marshalled, write_marshalled
 
         path = (
@@ -320,13 +332,7 @@ class StatuteRepository:
             rows = (VERSION_TEXTS_FORMAT, self._read_version_texts(version_id))
             if path is not None:
                 write_marshalled(path, rows)
-        structure = self._index.version_articles(version_id)
-        texts = []
-        for number, suffix, text, paragraphs in rows[1]:
-            info = structure.get((number, suffix))
-            if info is not None:
-                texts.append(ArticleText(info, text, _paragraphs(paragraphs)))
-        return texts
+        return list(rows[1])
 
     def _read_version_texts(self, version_id: int) -> list[tuple[Any, ...]]:
         """(number, suffix, text, paragraphs) of every article of a version, in order."""

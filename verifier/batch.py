@@ -1,20 +1,30 @@
 """JSON lines over several processes: the statute repository loaded once, the workers forked.
 
 `lexgate check --jsonl` and `lexgate gate --jsonl` spend their time per answer. With `jobs`
-above one, that many forked workers share the loaded repository (copy on write) and the lines
-come back in input order, the same bytes as one process gives. A bad line stops the batch as
-it would in one process: the lines before it are given, then its `InputError`, and nothing
-after it is read. Where `fork` is not available the work runs here.
+above one, that many forked workers share the loaded repository and the parsed lines (copy on
+write: nothing is sent to a worker), each taking the next CHUNK lines as it comes free, and
+the lines come back in input order, the same bytes as one process gives. A bad line stops the
+batch as it would in one process: the lines before it are given, then its `InputError`, and
+nothing after it is read. Where `fork` is not available the work runs here.
+
+The objects alive when the work starts (modules, the loaded statutes) live as long as the
+process: they are frozen out of the cyclic collector's walks (`gc.freeze`), so that its full
+collections count only what the work makes, and a forked worker never writes to the pages it
+shares with its parent just to count them.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date
 from functools import partial
-from typing import Any, TypeVar
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import Any, TypeVar, cast
 
 from verifier.errors import InputError
 from verifier.inputs import jsonl_items, parse_as_of
@@ -23,10 +33,6 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 CHUNK = 8  # answers a worker takes at a time: few round trips, an even share at the end
-
-# The work of the batch in progress: set before the workers are forked, so they inherit it
-# (a closure over the repository is never pickled).
-_work: Callable[[Any], Any] | None = None
 
 JsonlWork = Callable[[dict[str, Any], str, date], str]
 
@@ -44,6 +50,16 @@ def workers_for(jobs: int, lines: int) -> int:
     return max(1, min(wanted, lines // CHUNK))
 
 
+@contextmanager
+def _loaded_data_frozen() -> Iterator[None]:
+    """Everything alive now kept out of the collector's walks until the block ends."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def ordered_map(
     work: Callable[[T], R],
     items: Iterable[T],
@@ -52,21 +68,84 @@ def ordered_map(
 ) -> Iterator[R]:
     """work(item) for each item, in order; on `jobs` forked processes when jobs > 1
     (`after_fork` runs first in each), else in this one."""
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from map(work, items)
-        return
-    global _work
-    _work = work
+    with _loaded_data_frozen():
+        if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            yield from map(work, items)
+        else:
+            yield from _forked_map(work, list(items), jobs, after_fork)
+
+
+def _forked_map(
+    work: Callable[[T], R],
+    tasks: Sequence[T],
+    jobs: int,
+    after_fork: Callable[[], None] | None,
+) -> Iterator[R]:
+    context = multiprocessing.get_context("fork")
+    taken = context.Value("q", 0)  # where the next chunk starts
+    workers: dict[Connection, BaseProcess] = {}
     try:
-        with multiprocessing.get_context("fork").Pool(jobs, initializer=after_fork) as pool:
-            yield from pool.imap(_run, items, CHUNK)
+        for _ in range(jobs):
+            reader, writer = context.Pipe(duplex=False)
+            process = context.Process(
+                target=_serve, args=(work, tasks, taken, writer, after_fork), daemon=True
+            )
+            process.start()
+            writer.close()
+            workers[reader] = process
+        done: dict[int, list[R]] = {}
+        for start in range(0, len(tasks), CHUNK):
+            while start not in done:
+                _receive(workers, done)
+            yield from done.pop(start)
+        for worker in workers.values():
+            worker.join()  # each ends once no chunk is left
     finally:
-        _work = None
+        for reader, worker in workers.items():
+            if worker.is_alive():
+                worker.terminate()
+            worker.join()
+            reader.close()
 
 
-def _run(item: Any) -> Any:
-    assert _work is not None, "forked without the batch's work"
-    return _work(item)
+def _receive(workers: dict[Connection, BaseProcess], done: dict[int, list[Any]]) -> None:
+    """Wait for the next chunk any worker finishes and put it in `done` by where it starts."""
+    if not workers:
+        raise RuntimeError("the batch's workers ended before their work was done")
+    for reader in cast(list[Connection], wait(list(workers))):
+        try:
+            start, results = reader.recv()
+        except EOFError:  # the worker ended: it has nothing more to give
+            workers.pop(reader).join()
+            reader.close()
+            continue
+        if isinstance(results, BaseException):
+            raise results  # the work failed in the worker: as it would have here
+        done[start] = results
+
+
+def _serve(
+    work: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    taken: Any,
+    out: Connection,
+    after_fork: Callable[[], None] | None,
+) -> None:
+    """A worker: take the next chunk until none is left, sending (start, results) for each."""
+    try:
+        if after_fork is not None:
+            after_fork()
+        while True:
+            with taken.get_lock():
+                start = taken.value
+                taken.value = start + CHUNK
+            if start >= len(tasks):
+                return
+            out.send((start, [work(task) for task in tasks[start : start + CHUNK]]))
+    except Exception as error:  # sent to the parent, which raises it
+        out.send((-1, error))
+    finally:
+        out.close()
 
 
 def map_jsonl(

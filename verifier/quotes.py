@@ -141,6 +141,11 @@ def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> Qu
         span = _best_span(normalised, article)
         if span.score > best.score:
             best_variant, best = raw, span
+    return _scored(best_variant, best, article)
+
+
+def _scored(best_variant: str, best: _Span, article: _PreparedArticle) -> QuoteScore:
+    """The score of the variant whose best run of sentences is `best`."""
     support = _support(best_variant, article.text)
     verdict = _verdict(best.score, support)
     return QuoteScore(
@@ -220,12 +225,15 @@ class QuoteIndex(Generic[K]):
         """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""
         quote_weight, shared = self._weights_of(_bigrams(quote))
         size = len(quote)
+        weights, lengths = self._weights, self._lengths
         ranked = []
         for index, weight in shared.items():
-            smaller = min(quote_weight, self._weights[index]) or 1.0
-            other = self._lengths[index]
+            own = weights[index]
+            smaller = (own if own < quote_weight else quote_weight) or 1.0
+            other = lengths[index]
             shorter, longer = (size, other) if size < other else (other, size)
-            disparity = min(1.0, 2 * shorter / longer) ** PREFILTER_LENGTH_EXPONENT
+            ratio = 2 * shorter / longer
+            disparity = ratio**PREFILTER_LENGTH_EXPONENT if ratio < 1.0 else 1.0
             ranked.append((weight / smaller * disparity, index))
         return [index for _, index in heapq.nlargest(PREFILTER_KEEP, ranked)]
 
@@ -234,17 +242,19 @@ class QuoteIndex(Generic[K]):
         candidate holds weighs the most), and per candidate index the weight it shares."""
         total = 0.0
         shared: dict[int, float] = {}
+        weight_of = shared.get
+        common, postings, idfs, unseen = self._common, self._postings, self._idf, self._unseen_idf
         for gram in grams:
-            if gram in self._common:
+            if gram in common:
                 continue
-            posting = self._postings.get(gram)
+            posting = postings.get(gram)
             if posting is None:
-                total += self._unseen_idf
+                total += unseen
                 continue
-            idf = self._idf[gram]
+            idf = idfs[gram]
             total += idf
             for index in posting:
-                shared[index] = shared.get(index, 0.0) + idf
+                shared[index] = weight_of(index, 0.0) + idf
         return total, shared
 
     def is_common(self, gram: str) -> bool:
@@ -292,22 +302,30 @@ def _rescore(
     limit: int,
     min_score: float,
 ) -> list[tuple[K, QuoteScore]]:
-    """Score the shortlisted candidates exactly; the best `limit` at or above min_score."""
+    """Score the shortlisted candidates exactly; the best `limit` at or above min_score.
+
+    A variant skipped for its bound scores below a variant scored, so the best variant scored
+    is the one `_score` would choose from all of them (the first of the highest score)."""
     spans = []
     for index in shortlist:
         article = _prepare_article(texts[index])
-        best = 0.0
-        for _, norm in variants:
+        best_variant, best = variants[0][0], _Span(0.0, 0, -1, 0)
+        for raw, norm in variants:
             # No run of the article shares more with the quote than the whole article does,
             # so 2·LCS/(|quote|+LCS) bounds every run's Indel similarity: skip hopeless ones.
             common = LCSseq.similarity(norm, article.text)
-            if not norm or 2 * common / (len(norm) + common or 1) < max(min_score, best):
+            if not norm or 2 * common / (len(norm) + common or 1) < max(min_score, best.score):
                 continue
-            best = max(best, _best_span(norm, article).score)
-        if best >= min_score:
-            spans.append((best, index))
-    spans.sort(reverse=True)
-    return [(keys[i], _score(variants, _prepare_article(texts[i]))) for _, i in spans[:limit]]
+            span = _best_span(norm, article)
+            if span.score > best.score:
+                best_variant, best = raw, span
+        if best.score >= min_score:
+            spans.append((best.score, index, best_variant, best, article))
+    spans.sort(key=lambda found: (found[0], found[1]), reverse=True)
+    return [
+        (keys[index], _scored(variant, span, article))
+        for _, index, variant, span, article in spans[:limit]
+    ]
 
 
 def _lcs_shortlist(quote: str, candidates: Sequence[str]) -> list[int]:
