@@ -3,8 +3,8 @@
 The pre-scan cuts a candidate span into its law part (《…》的, 本法 …) and its run of
 references (第…条…); `parse_law` and `parse_run` parse each, with offsets relative to the
 part, memoised on its text: real answers repeat the same laws and the same runs over and over,
-and one run follows many laws (3,349 distinct spans of the development answers hold 1,068
-distinct runs).
+and one run follows many laws (the 3,349 distinct spans of the development answers are 413
+distinct law parts and 1,067 distinct runs).
 """
 
 from __future__ import annotations
