@@ -32,7 +32,14 @@ import sqlalchemy as sa
 from benchmarks.common import ANSWERS
 from benchmarks.legaldb_bench import bench_lookups, embedded_postgres_url, report, timed
 from benchmarks.synthetic_library import synthetic_library
-from legaldb import StatuteRepository, import_corpus, make_engine, read_repealed, upgrade
+from legaldb import (
+    StatuteRepository,
+    import_corpus,
+    make_engine,
+    read_repealed,
+    tune_collector,
+    upgrade,
+)
 from legaldb.corpus import read_statutes
 from legaldb.models import CorpusRead
 
@@ -76,6 +83,7 @@ def probe(url: str, cache_dir: str) -> dict[str, float | int]:
     load_average = os.getloadavg()[0]
     engine = make_engine(url)
     load_s, repository = timed(lambda: StatuteRepository.load(engine, Path(cache_dir)))
+    tune_collector()  # as the CLI and the web workers do after loading
     lexicon_s, _ = timed(lambda: lexicon_of(repository))
     after_load_mb = memory_mb("VmRSS")
     answers = [json.loads(line)["answer"] for line in ANSWERS.open(encoding="utf-8")]

@@ -3,21 +3,21 @@
 Pure: built from plain rows (the repository runs the SQL), answers without I/O. It holds no
 article texts, so the national corpus fits in tens of megabytes and a lookup is a few dict
 probes and one bisect. A version's article structure is kept packed (`PackedArticles`: the
-numbers, label ends and shapes as arrays, the labels as one string), and each law's
-correspondences as one marshalled block; an `ArticleInfo` (a `Successor`) is made only when
-asked for: a process touches a few hundred versions and few of their articles, a million
-articles stay under a hundred bytes each, and the first lookup of an article costs a
-bisection and a slice, not the whole version's objects.
+numbers and columns as arrays, the labels as one string, item counts and chapter paths as
+positions in tables the whole index shares), and each law's correspondences as one
+marshalled block; an `ArticleInfo` (a `Successor`) is made only when asked for: a process
+touches a few hundred versions and few of their articles, a million articles stay under a
+hundred bytes each, and the first lookup of an article costs a bisection and a slice, not
+the whole version's objects.
 """
 
 from __future__ import annotations
 
 import marshal
 import re
-import struct
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from datetime import date
 from typing import Any
@@ -108,6 +108,10 @@ class StatuteIndex:
     article_rows: dict[int, Packed] = field(default_factory=dict)
     article_totals: dict[int, int] = field(default_factory=dict)
     articles: dict[int, PackedArticles] = field(default_factory=dict)
+    # the distinct item counts and chapter paths of all articles, shared by every version (a
+    # packed article holds their positions): nothing to unmarshal when a version is opened
+    item_counts: tuple[tuple[int, ...], ...] = ()
+    chapter_paths: tuple[tuple[str, ...], ...] = ()
     repeals: dict[int, RepealInfo] = field(default_factory=dict)
     # per law: its correspondences (rows, curated first, then by similarity) marshalled, made
     # into `Successor` objects the first time the law is asked about (successors_of)
@@ -174,17 +178,24 @@ class StatuteIndex:
         grouped: dict[int, list[tuple[Any, ...]]] = {}
         for version_id, *row in rows:
             grouped.setdefault(version_id, []).append(tuple(row))
+        count_ids = {counts: i for i, counts in enumerate(self.item_counts)}
+        path_ids = {path: i for i, path in enumerate(self.chapter_paths)}
         for version_id, items in grouped.items():
-            self.article_rows[version_id] = PackedArticles.pack(items)
+            self.article_rows[version_id] = PackedArticles.pack(items, count_ids, path_ids)
             self.article_totals[version_id] = len(items)
             self.articles.pop(version_id, None)
+        self.item_counts = tuple(count_ids)
+        self.chapter_paths = tuple(path_ids)
 
     def version_articles(self, version_id: int) -> PackedArticles:
         """The structure of a version's articles, `.get((number, suffix))` (none: empty)."""
         found = self.articles.get(version_id)
         if found is None:
             found = self.articles[version_id] = PackedArticles(
-                version_id, self.article_rows.get(version_id, _NO_ARTICLES)
+                version_id,
+                self.article_rows.get(version_id, _NO_ARTICLES),
+                self.item_counts,
+                self.chapter_paths,
             )
         return found
 
@@ -245,6 +256,8 @@ class StatuteIndex:
             "versions": versions,
             "article_rows": self.article_rows,
             "article_totals": self.article_totals,
+            "item_counts": self.item_counts,
+            "chapter_paths": self.chapter_paths,
             "repeals": [
                 (
                     r.law_id,
@@ -270,6 +283,8 @@ class StatuteIndex:
         )
         index.article_rows = plain["article_rows"]
         index.article_totals = plain["article_totals"]
+        index.item_counts = plain["item_counts"]
+        index.chapter_paths = plain["chapter_paths"]
         index.repeals = {
             law_id: RepealInfo(law_id, _date(on), by, successor, source, note)
             for law_id, on, by, successor, source, note in plain["repeals"]
@@ -281,6 +296,13 @@ class StatuteIndex:
 
     def resolve_key(self, name: str) -> int | None:
         """The law id a name refers to (normalised; with or without 中华人民共和国)."""
+        # A key is its own normal form, and 《key》's normal form is the key: most names are
+        # one of the two, found without running normalize_name's regular expressions.
+        found = self.keys.get(name)
+        if found is None and name[:1] == "《" and name[-1:] == "》":
+            found = self.keys.get(name[1:-1])
+        if found is not None:
+            return found
         key = normalize_name(name)
         found = self.keys.get(key)
         if found is None:
@@ -317,14 +339,14 @@ class StatuteIndex:
             dated = self.dated.get(law_id, ())
             versions = self.versions.get(law_id, ())
             timeline = self.timelines[law_id] = Timeline(
-                law=self.laws[law_id],
-                repeal=self.repeals.get(law_id),
-                starts=self.starts.get(law_id, []),
-                ends=tuple(v.effective_to.toordinal() if v.effective_to else _NEVER for v in dated),
-                dated=dated,
-                fallback=versions[-1] if versions else None,
-                index=self,
-            )
+                self.laws[law_id],
+                self.repeals.get(law_id),
+                self.starts.get(law_id, []),
+                tuple([v.effective_to.toordinal() if v.effective_to else _NEVER for v in dated]),
+                dated,
+                versions[-1] if versions else None,
+                self,
+            )  # by position: a call with keywords builds a dict, 16,000 laws opened at 1M
         return timeline
 
 
@@ -341,27 +363,25 @@ _NO_ROWS = marshal.dumps(())
 _MEMO_LIMIT = 8192
 
 # A version's articles packed, column by column in (number, suffix) order: the numbers (array
-# "i" as bytes), the suffixes (None when the version has none), the labels joined into one
-# string and where each ends (array "I" as bytes, one more than the articles, from 0), and as
-# bytes of array "I" each article's deleted flag (bit 0), item counts (bits 1-15: an index into
-# the version's distinct item counts) and chapter (from bit 16: an index into its distinct
-# chapter paths), then both lists of distinct values (marshal of a pair of tuples).
-Packed = tuple[bytes, tuple[str | None, ...] | None, bytes, str, bytes, bytes]
-_NO_ARTICLES: Packed = (b"", None, array("I", [0]).tobytes(), "", b"", marshal.dumps(((), ())))
+# "i" as bytes; empty when they run 1 … n without suffixes, as in most versions: article n is
+# the n-th), the suffixes (None when the version has none), as bytes of array "I" the columns
+# (where each label ends in the joined labels: n + 1 values from 0; each article's deleted
+# flag, bit 0, and from bit 1 its item counts' position in `StatuteIndex.item_counts`; its
+# chapter path's position in `StatuteIndex.chapter_paths`), and the labels joined into one
+# string.
+Packed = tuple[bytes, tuple[str | None, ...] | None, bytes, str]
+_NO_ARTICLES: Packed = (b"", None, array("I", [0]).tobytes(), "")
 _DELETED = 1
 _COUNTS_SHIFT = 1
-_COUNTS_MASK = 0x7FFF
-_CHAPTER_SHIFT = 16
-_INT = struct.Struct("i")  # an element of the numbers' array "i" (native order, as array)
-_INT_SIZE = _INT.size
 
 
 class PackedArticles:
     """One version's article structure, an `ArticleInfo` made only for an article asked for.
 
-    `get((number, suffix))` bisects the numbers and makes that article alone from its column
-    values (a slice of the labels, two shared tuples); what it made is kept (by position), so
-    the same article is the same object every time.
+    `get((number, suffix))` finds the article's position (its number's place in 1 … n, else a
+    bisection) and makes that article alone from its column values (a slice of the labels,
+    two shared tuples); what it made is kept (by position), so the same article is the same
+    object every time.
     """
 
     __slots__ = (
@@ -376,57 +396,50 @@ class PackedArticles:
         "version_id",
     )
 
-    def __init__(self, version_id: int, packed: Packed) -> None:
-        numbers, self.suffixes, label_ends, self.labels, shapes, distinct = packed
+    def __init__(
+        self,
+        version_id: int,
+        packed: Packed,
+        item_counts: tuple[tuple[int, ...], ...],
+        chapter_paths: tuple[tuple[str, ...], ...],
+    ) -> None:
+        numbers, self.suffixes, columns, self.labels = packed
         self.version_id = version_id
-        self.count = len(numbers) // _INT_SIZE
-        # numbered 1 … n without gaps (most versions): no array of numbers, article n is the
-        # n-th. Fewer arrays: each is one more object for the collector to count, and a first
-        # pass over a million articles opens 20,000 versions.
         self.numbers: array[int] | None = None
-        if not (
-            self.suffixes is None
-            and self.count
-            and _INT.unpack_from(numbers)[0] == 1
-            and _INT.unpack_from(numbers, len(numbers) - _INT_SIZE)[0] == self.count
-        ):
+        if numbers:
             self.numbers = array("i")
             self.numbers.frombytes(numbers)
-        # the label ends (count + 1) then the shapes (count), one array
         self.columns = array("I")
-        self.columns.frombytes(label_ends + shapes)
-        self.item_counts: tuple[tuple[int, ...], ...]
-        self.chapter_paths: tuple[tuple[str, ...], ...]
-        self.item_counts, self.chapter_paths = marshal.loads(distinct)
+        self.columns.frombytes(columns)
+        self.count = len(self.columns) // 3  # 3 * count + 1 values
+        self.item_counts = item_counts
+        self.chapter_paths = chapter_paths
         self.made: dict[int, ArticleInfo] = {}
 
     @staticmethod
-    def pack(rows: Iterable[tuple[Any, ...]]) -> Packed:
-        """Pack rows (number, suffix, label, deleted, item_counts, chapter_path)."""
+    def pack(
+        rows: Iterable[tuple[Any, ...]],
+        count_ids: dict[tuple[int, ...], int],
+        path_ids: dict[tuple[str, ...], int],
+    ) -> Packed:
+        """Pack rows (number, suffix, label, deleted, item_counts, chapter_path); item counts
+        and chapter paths not yet in count_ids, path_ids are added there (position = id)."""
         ordered = sorted(rows, key=lambda row: (row[0], row[1] or ""))
-        counts: dict[tuple[int, ...], int] = {}
-        paths: dict[tuple[str, ...], int] = {}
-        label_ends, position, shapes = [0], 0, []
+        label_ends, position, shapes, chapters = [0], 0, [], []
         for _, _, label, deleted, item_counts, chapter_path in ordered:
             position += len(label)
             label_ends.append(position)
-            count_index = counts.setdefault(tuple(item_counts), len(counts))
-            if count_index > _COUNTS_MASK:
-                raise ValueError(f"more than {_COUNTS_MASK + 1} distinct item counts in a version")
-            chapter = paths.setdefault(tuple(chapter_path), len(paths))
-            shapes.append(
-                (_DELETED if deleted else 0)
-                | count_index << _COUNTS_SHIFT
-                | chapter << _CHAPTER_SHIFT
-            )
+            count_id = count_ids.setdefault(tuple(item_counts), len(count_ids))
+            shapes.append((_DELETED if deleted else 0) | count_id << _COUNTS_SHIFT)
+            chapters.append(path_ids.setdefault(tuple(chapter_path), len(path_ids)))
         suffixes = tuple(row[1] for row in ordered)
+        numbers = [row[0] for row in ordered]
+        dense = not any(suffixes) and numbers == list(range(1, len(numbers) + 1))
         return (
-            array("i", [row[0] for row in ordered]).tobytes(),
+            b"" if dense else array("i", numbers).tobytes(),
             suffixes if any(suffixes) else None,
-            array("I", label_ends).tobytes(),
+            array("I", label_ends + shapes + chapters).tobytes(),
             "".join(row[2] for row in ordered),
-            array("I", shapes).tobytes(),
-            marshal.dumps((tuple(counts), tuple(paths))),
         )
 
     def get(
@@ -460,12 +473,13 @@ class PackedArticles:
 
     def _make(self, position: int, number: int, suffix: str | None) -> ArticleInfo:
         columns = self.columns
-        shape = columns[self.count + 1 + position]
-        item_counts = self.item_counts[shape >> _COUNTS_SHIFT & _COUNTS_MASK]
+        count = self.count
+        shape = columns[count + 1 + position]
+        item_counts = self.item_counts[shape >> _COUNTS_SHIFT]
         found = self.made[position] = _new_article(
             self.version_id, number, suffix, self.labels[columns[position] : columns[position + 1]],
             shape & _DELETED == _DELETED, len(item_counts), item_counts,
-            self.chapter_paths[shape >> _CHAPTER_SHIFT],
+            self.chapter_paths[columns[2 * count + 1 + position]],
         )  # fmt: skip
         return found
 
@@ -515,9 +529,9 @@ class Timeline:
         # version, the fallback), by (number, suffix, that slot) for 之一 articles
         self.slots = 2 * len(dated) + 2
         self.memo: dict[int | tuple[int, str, int], Lookup] = {}
-        # the answer without an article, one per (position, in force): shared by every number
-        # the version lacks
-        self.nothing_found: dict[tuple[int, bool], Lookup] = {}
+        # the answer without an article, one per slot (position, in force): shared by every
+        # number the version lacks
+        self.nothing_found: dict[int, Lookup] = {}
 
     def lookup(self, ordinal: int, number: int, suffix: str | None) -> Lookup:
         """The answer for a date (as an ordinal) and an article; see StatuteRepository.lookup."""
@@ -538,33 +552,34 @@ class Timeline:
                 found = _new_lookup(self.law, where if in_force else None, article, self.repeal,
                                     where)  # fmt: skip
             else:
-                found = self._nothing_found(position, in_force, where)
+                found = self._nothing_found(slot, in_force, where)
             if len(self.memo) >= _MEMO_LIMIT:
                 self.memo.clear()
             self.memo[key] = found
         return found
 
-    def _nothing_found(self, position: int, in_force: bool, where: VersionInfo | None) -> Lookup:
-        found = self.nothing_found.get((position, in_force))
+    def _nothing_found(self, slot: int, in_force: bool, where: VersionInfo | None) -> Lookup:
+        found = self.nothing_found.get(slot)
         if found is None:
-            found = self.nothing_found[position, in_force] = _new_lookup(
+            found = self.nothing_found[slot] = _new_lookup(
                 self.law, where if in_force else None, None, self.repeal, where
             )
         return found
 
 
-# A frozen dataclass's __init__ sets each field through object.__setattr__, by name; the hot
-# path makes its ArticleInfo and Lookup objects by setting their slots directly, in half the
-# time. Equality, hash, repr and immutability stay the dataclass's own (the setters follow
-# `fields()`, so the makers take the constructor's arguments in its order).
-def _slot_setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
-    return tuple(vars(cls)[item.name].__set__ for item in fields(cls))
+# A frozen dataclass's __init__ sets each field through object.__setattr__, by name. The hot
+# path fills a plain class with the same slots instead (ordinary attribute stores, a third of
+# the cost) and then makes the object the dataclass by assigning its __class__, which Python
+# allows between classes of the same slot layout. Equality, hash, repr and immutability stay
+# the dataclass's own: the object is an instance of it, nothing else.
+def _slots_of(cls: type) -> Any:
+    """A class holding cls's fields as slots, nothing else (the layout cls has)."""
+    return type(f"_{cls.__name__}Slots", (), {"__slots__": tuple(f.name for f in fields(cls))})
 
 
 _new = object.__new__
-_SET_LAW, _SET_VERSION, _SET_ARTICLE, _SET_REPEAL, _SET_ARTICLE_VERSION = _slot_setters(Lookup)
-(_SET_VERSION_ID, _SET_NUMBER, _SET_SUFFIX, _SET_LABEL, _SET_DELETED, _SET_PARAGRAPH_COUNT,
- _SET_ITEM_COUNTS, _SET_CHAPTER_PATH) = _slot_setters(ArticleInfo)  # fmt: skip
+_LookupSlots = _slots_of(Lookup)
+_ArticleInfoSlots = _slots_of(ArticleInfo)
 
 
 def _new_lookup(
@@ -575,13 +590,15 @@ def _new_lookup(
     article_version: VersionInfo | None,
 ) -> Lookup:
     """Lookup(law, version, article, repeal, article_version)."""
-    found: Lookup = _new(Lookup)
-    _SET_LAW(found, law)
-    _SET_VERSION(found, version)
-    _SET_ARTICLE(found, article)
-    _SET_REPEAL(found, repeal)
-    _SET_ARTICLE_VERSION(found, article_version)
-    return found
+    found = _new(_LookupSlots)
+    found.law = law
+    found.version = version
+    found.article = article
+    found.repeal = repeal
+    found.article_version = article_version
+    found.__class__ = Lookup
+    made: Lookup = found
+    return made
 
 
 def _new_article(
@@ -596,13 +613,15 @@ def _new_article(
 ) -> ArticleInfo:
     """ArticleInfo(version_id, number, suffix, label, deleted, paragraph_count, item_counts,
     chapter_path)."""
-    found: ArticleInfo = _new(ArticleInfo)
-    _SET_VERSION_ID(found, version_id)
-    _SET_NUMBER(found, number)
-    _SET_SUFFIX(found, suffix)
-    _SET_LABEL(found, label)
-    _SET_DELETED(found, deleted)
-    _SET_PARAGRAPH_COUNT(found, paragraph_count)
-    _SET_ITEM_COUNTS(found, item_counts)
-    _SET_CHAPTER_PATH(found, chapter_path)
-    return found
+    found = _new(_ArticleInfoSlots)
+    found.version_id = version_id
+    found.number = number
+    found.suffix = suffix
+    found.label = label
+    found.deleted = deleted
+    found.paragraph_count = paragraph_count
+    found.item_counts = item_counts
+    found.chapter_path = chapter_path
+    found.__class__ = ArticleInfo
+    made: ArticleInfo = found
+    return made

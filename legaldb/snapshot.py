@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from legaldb.index import StatuteIndex
 from legaldb.models import Manifest
 
-SNAPSHOT_FORMAT = 4  # raise when the layout of to_plain() changes
+SNAPSHOT_FORMAT = 5  # raise when the layout of to_plain() changes
 STATUTE_TABLES = ("law", "law_alias", "version", "article", "repeal_event", "correspondence")
 
 Stamp = tuple[Any, ...]

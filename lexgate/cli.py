@@ -100,7 +100,7 @@ def _load_repository() -> StatuteRepository:
     from sqlalchemy import inspect
     from sqlalchemy.exc import SQLAlchemyError
 
-    from legaldb import StatuteRepository, make_engine
+    from legaldb import StatuteRepository, make_engine, tune_collector
     from legaldb.engine import describe_error, normalize_url
     from legaldb.repository import is_empty
 
@@ -115,13 +115,15 @@ def _load_repository() -> StatuteRepository:
                 err=True,
             )
             raise typer.Exit(1)
-        return StatuteRepository.load(engine, settings.cache_dir)
+        repository = StatuteRepository.load(engine, settings.cache_dir)
     except SQLAlchemyError as error:
         typer.echo(
             f"error: the statute database {shown} cannot be read: {describe_error(error)}",
             err=True,
         )
         raise typer.Exit(1) from None
+    tune_collector()  # the index is kept for the process's life: out of the collector's walks
+    return repository
 
 
 def _load_lexicon() -> Lexicon | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
-from legaldb import StatuteRepository
+from legaldb import StatuteRepository, tune_collector
 from web.errors import DatabaseUnavailable
 
 
@@ -44,8 +44,9 @@ class Statutes:
                         code="no_statutes",
                     )
                 self._repository = loaded
-                # Keep the index's ~170,000 long-lived objects out of the cyclic GC: a full
-                # collection scans them all, about 70 ms on the bundled corpus, mid-request.
+                # Keep the index's ~170,000 long-lived objects out of the cyclic GC (a full
+                # collection scans them all, about 70 ms on the bundled corpus, mid-request)
+                # and collect seldom (legaldb.collector); what requests left is collected first.
                 gc.collect()
-                gc.freeze()
+                tune_collector()
             return self._repository

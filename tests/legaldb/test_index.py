@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 import marshal
 from datetime import date
+from typing import Any
 
 import pytest
 
-from legaldb.index import PackedArticles, _new_article, _new_lookup
+from legaldb.index import Packed, PackedArticles, _new_article, _new_lookup
 from legaldb.models import ArticleInfo, LawInfo, Lookup, RepealInfo, VersionInfo
 
 ROWS = [  # (number, suffix, label, deleted, item_counts, chapter_path), not in order
@@ -21,14 +22,22 @@ ROWS = [  # (number, suffix, label, deleted, item_counts, chapter_path), not in 
 ]
 
 
-def _unpacked(version_id: int, packed: object) -> PackedArticles:
-    """As a process reads it back from the snapshot (marshalled and loaded)."""
-    return PackedArticles(version_id, marshal.loads(marshal.dumps(packed)))
+def _pack(rows: list[tuple[Any, ...]]) -> tuple[Packed, tuple[Any, ...], tuple[Any, ...]]:
+    """The rows packed as the index packs one version: (packed, item counts, chapter paths)."""
+    count_ids: dict[tuple[int, ...], int] = {}
+    path_ids: dict[tuple[str, ...], int] = {}
+    return PackedArticles.pack(rows, count_ids, path_ids), tuple(count_ids), tuple(path_ids)
+
+
+def _unpacked(version_id: int, rows: list[tuple[Any, ...]]) -> PackedArticles:
+    """Packed, then as a process reads it back from the snapshot (marshalled and loaded)."""
+    packed, item_counts, chapter_paths = marshal.loads(marshal.dumps(_pack(rows)))
+    return PackedArticles(version_id, packed, item_counts, chapter_paths)
 
 
 def test_every_article_is_found_with_its_structure() -> None:
     """Each row comes back as the ArticleInfo it describes, suffixes told apart."""
-    articles = _unpacked(7, PackedArticles.pack(ROWS))
+    articles = _unpacked(7, ROWS)
     for number, suffix, label, deleted, item_counts, chapter_path in ROWS:
         assert articles.get((number, suffix)) == ArticleInfo(
             7, number, suffix, label, deleted, len(item_counts), item_counts, chapter_path
@@ -37,32 +46,31 @@ def test_every_article_is_found_with_its_structure() -> None:
 
 def test_absent_articles_are_none() -> None:
     """Numbers between, beyond and before the articles, and unknown suffixes, are not found."""
-    articles = _unpacked(7, PackedArticles.pack(ROWS))
+    articles = _unpacked(7, ROWS)
     for key in [(0, None), (4, None), (119, None), (121, None), (2, "之三"), (1, "之一")]:
         assert articles.get(key) is None
 
 
 def test_the_same_article_is_the_same_object() -> None:
     """An article asked for twice is made once."""
-    articles = _unpacked(7, PackedArticles.pack(ROWS))
+    articles = _unpacked(7, ROWS)
     assert articles.get((2, "之一")) is articles.get((2, "之一"))
 
 
 def test_a_version_without_suffixes_or_articles() -> None:
     """Plain numbering needs no suffix list; a version without articles finds nothing."""
     plain = [row for row in ROWS if row[1] is None]
-    packed = PackedArticles.pack(plain)
-    assert packed[1] is None
-    assert _unpacked(1, packed).get((120, None)) is not None
-    assert _unpacked(1, packed).get((2, "之一")) is None
-    assert _unpacked(2, PackedArticles.pack([])).get((1, None)) is None
+    assert _pack(plain)[0][1] is None
+    assert _unpacked(1, plain).get((120, None)) is not None
+    assert _unpacked(1, plain).get((2, "之一")) is None
+    assert _unpacked(2, []).get((1, None)) is None
 
 
 def test_a_version_numbered_without_gaps() -> None:
     """Articles 1 … n (most versions, kept without an array of numbers): each found by its
     number with its own label and structure; 0, n + 1, negatives and suffixes are not."""
     dense = [row for row in ROWS if row[1] is None and row[0] <= 3]  # 1, 2 (deleted), 3
-    articles = _unpacked(5, PackedArticles.pack(dense))
+    articles = _unpacked(5, dense)
     assert articles.numbers is None
     for number, _, label, deleted, item_counts, chapter_path in dense:
         assert articles.get((number, None)) == ArticleInfo(
@@ -70,7 +78,7 @@ def test_a_version_numbered_without_gaps() -> None:
         )
     for key in [(0, None), (4, None), (-1, None), (2, "之一")]:
         assert articles.get(key) is None
-    starting_at_two = _unpacked(5, PackedArticles.pack([(n + 1, *rest) for n, *rest in dense]))
+    starting_at_two = _unpacked(5, [(n + 1, *rest) for n, *rest in dense])
     assert starting_at_two.numbers is not None
     assert starting_at_two.get((1, None)) is None
     assert starting_at_two.get((4, None)) is not None
@@ -88,6 +96,7 @@ def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
         (article, ArticleInfo(*article_values)),
         (_new_lookup(*lookup_values), Lookup(*lookup_values)),
     ]:
+        assert type(made) is type(built)
         assert made == built
         assert hash(made) == hash(built)
         assert repr(made) == repr(built)
@@ -106,7 +115,7 @@ def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
 def test_plain_numbering_finds_exactly_its_numbers(numbers: list[int]) -> None:
     """Article n is found where it is, whether or not the numbering runs 1, 2, 3 … without gaps."""
     rows = [(n, None, f"第{n}条", False, (0,), ()) for n in numbers]
-    articles = _unpacked(4, PackedArticles.pack(rows))
+    articles = _unpacked(4, rows)
     for number in range(-1, max(numbers) + 3):
         found = articles.get((number, None))
         if number in numbers:
