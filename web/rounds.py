@@ -23,8 +23,10 @@ audit write), and records a new round's first answer with nothing locked.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -146,6 +148,28 @@ class _Expiry:
 # --- One machine: a private SQLite file ---------------------------------------------------
 
 
+class _WritersLock:
+    """The machine's gate writers one at a time: a thread lock and flock(2) on a private file
+    of its own. A process waiting for it wakes as soon as it is released, where SQLite's busy
+    handler sleeps up to 100 ms between tries at each of the three files a gate writes."""
+
+    def __init__(self, path: Path) -> None:
+        descriptor = create_private(path)
+        if descriptor is None:
+            descriptor = os.open(path, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+        self._descriptor = descriptor
+        self._threads = threading.Lock()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        with self._threads:
+            fcntl.flock(self._descriptor, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._descriptor, fcntl.LOCK_UN)
+
+
 class FileRoundStore:
     """session pseudonym → the open round, in a private SQLite file of its own.
 
@@ -170,6 +194,7 @@ class FileRoundStore:
             lambda error: AuditUnavailable(f"the round store is unavailable: {error}"),
         )
         self._expiry = _Expiry()
+        self._writers = _WritersLock(self.path.with_name(f"{self.path.name}-writers.lock"))
         with self._database.write() as connection:
             # Two workers may open a new store at once: the schema is made under the write
             # lock (BEGIN IMMEDIATE waits for the other), and switching to WAL, which does not
@@ -209,7 +234,14 @@ class FileRoundStore:
         written first, with nothing locked, and their rounds kept after in one short write.
         Answers to kept rounds are written inside the store's write transaction (SQLite has
         one writer anyway), after checking that each round is still the `expected` one: if
-        the store cannot be written, nothing of them is recorded."""
+        the store cannot be written, nothing of them is recorded. The machine's writers take
+        turns (`_WritersLock`): SQLite has one writer at a time anyway."""
+        with self._writers.held():
+            yield from self._settle(engine, answers)
+
+    def _settle(
+        self, engine: Engine, answers: Sequence[tuple[str, Version | None]]
+    ) -> Generator[list[Settlement], None, None]:
         if all(expected is None for _, expected in answers):
             settlements = yield from self._record(engine, len(answers))
             if any(settlement.changes_round for settlement in settlements):
