@@ -417,6 +417,10 @@ class OwnPostgres:
             timeout=60,
         )
 
+    def pid(self) -> int:
+        """The server's process id (its postmaster; the backends are its children)."""
+        return int((self.pgdata / "postmaster.pid").read_text().split()[0])
+
     def start(self) -> None:
         """Start it again on the same socket."""
         self.server.ensure_postgres_running()
@@ -548,13 +552,22 @@ def tree_cpu_s(pid: int) -> float:
     return total
 
 
-def _report_cpu(backend: str, count: int, server_s: float, client_s: float) -> None:
-    """CPU time per gate, and the rate two cores would give the server with nothing else."""
-    per_gate = server_s / count * 1000
+def _report_cpu(
+    backend: str, count: int, server_s: float, client_s: float, database_s: float | None
+) -> None:
+    """CPU time per gate, and the rate two cores would give the server (and the database
+    server) with nothing else."""
+    per_gate = (server_s + (database_s or 0.0)) / count * 1000
+    database = (
+        f", PostgreSQL server {database_s:.1f} s = {database_s / count * 1000:.1f} ms/gate"
+        if database_s is not None
+        else ""
+    )
     print(
-        f"{backend}: CPU (user+sys) server {server_s:.1f} s = {per_gate:.1f} ms/gate, load "
-        f"generator {client_s:.1f} s = {client_s / count * 1000:.1f} ms/gate · two cores for "
-        f"the server alone: {2000 / per_gate:.0f} gates/s"
+        f"{backend}: CPU (user+sys) server {server_s:.1f} s = {server_s / count * 1000:.1f} "
+        f"ms/gate{database}, load generator {client_s:.1f} s = {client_s / count * 1000:.1f} "
+        f"ms/gate · two cores for the server{' and the database' if database else ''} alone: "
+        f"{2000 / per_gate:.0f} gates/s"
         if per_gate
         else "",
         flush=True,
@@ -574,15 +587,20 @@ def soak(backend: str, requests: int, concurrency: int, workers: int, outage_s: 
         key = make_key(url)
         with serve(url, directory, workers=workers) as server:
             bodies = gate_bodies(requests)
+            database_pid = database.pid() if database is not None else None
             server_cpu, client_cpu = tree_cpu_s(server.process.pid), time.process_time()
+            database_cpu = tree_cpu_s(database_pid) if database_pid is not None else 0.0
             started = time.monotonic()
             raw = send_raw(server.url, key, bodies, concurrency)
             wall_s = time.monotonic() - started
             server_cpu = tree_cpu_s(server.process.pid) - server_cpu
             client_cpu = time.process_time() - client_cpu
+            database_used = (
+                tree_cpu_s(database_pid) - database_cpu if database_pid is not None else None
+            )
             replies = [reply.parsed() for reply in raw]  # after the timed load
             good = _report_load(backend, replies, check_records(url, replies), wall_s)
-            _report_cpu(backend, len(replies), server_cpu, client_cpu)
+            _report_cpu(backend, len(replies), server_cpu, client_cpu, database_used)
             if database is not None:
                 report = outage(database, server.url, key, url, outage_s=outage_s)
                 json_503 = all(
