@@ -29,7 +29,7 @@ FOUND_IN_LIMIT = 3
 LOCATION_MIN_SCORE = 0.6
 STRONG_LOCATION = 0.8  # a match elsewhere in the same law ends the search
 INDEXES_PER_REPOSITORY = 256
-QUOTE_INDEX_FORMAT = 1  # raise when QuoteIndex.to_plain changes
+QUOTE_INDEX_FORMAT = 2  # raise when QuoteIndex.to_plain changes
 LOCATIONS_PER_REPOSITORY = 8192  # memoised quote locations (under 2 KB each)
 
 ArticleKey = tuple[int, str | None]

@@ -195,30 +195,32 @@ class QuoteIndex(Generic[K]):
             for gram in _bigrams(normalised):
                 postings.setdefault(gram, []).append(index)
         count = len(self._keys)
-        common = max(PREFILTER_COMMON_MIN, int(count * PREFILTER_COMMON_SHARE))
+        common = _common_limit(count)
         self._unseen_idf = math.log(count + 1)
         self._postings = {g: p for g, p in postings.items() if len(p) <= common}
-        self._idf = {g: math.log((count + 1) / len(p)) for g, p in self._postings.items()}
+        self._idf = _idf_table(count)
         self._common = frozenset(g for g, p in postings.items() if len(p) > common)
         self._weights = [0.0] * count
-        for gram, posting in self._postings.items():
+        for posting in self._postings.values():
+            idf = self._idf[len(posting)]
             for index in posting:
-                self._weights[index] += self._idf[gram]
+                self._weights[index] += idf
 
     def __len__(self) -> int:
         return len(self._keys)
 
     def to_plain(self) -> tuple[Any, ...]:
         """The built index as plain values (for `marshal`; keys must be plain too)."""
-        return (self._keys, self._texts, self._lengths, self._postings, self._idf,
-                self._common, self._weights, self._unseen_idf)  # fmt: skip
+        return (self._keys, self._texts, self._lengths, self._postings, self._common,
+                self._weights, self._unseen_idf)  # fmt: skip
 
     @classmethod
     def from_plain(cls, plain: tuple[Any, ...]) -> QuoteIndex[K]:
         """The index `to_plain` described, without building it again."""
         index = cls(())
-        (index._keys, index._texts, index._lengths, index._postings, index._idf,
-         index._common, index._weights, index._unseen_idf) = plain  # fmt: skip
+        (index._keys, index._texts, index._lengths, index._postings, index._common,
+         index._weights, index._unseen_idf) = plain  # fmt: skip
+        index._idf = _idf_table(len(index._keys))
         return index
 
     def _shortlist(self, quote: str) -> list[int]:
@@ -251,7 +253,7 @@ class QuoteIndex(Generic[K]):
             if posting is None:
                 total += unseen
                 continue
-            idf = idfs[gram]
+            idf = idfs[len(posting)]
             total += idf
             for index in posting:
                 shared[index] = weight_of(index, 0.0) + idf
@@ -286,6 +288,18 @@ class QuoteIndex(Generic[K]):
         shortest = min((normalised for _, normalised in variants), key=len)
         shortlist = [i for i in self._shortlist(shortest) if self._keys[i] not in exclude]
         return _rescore(variants, self._keys, self._texts, shortlist, limit, min_score)
+
+
+def _common_limit(count: int) -> int:
+    """Bigrams held by more of `count` candidates than this are common (they do not rank)."""
+    return max(PREFILTER_COMMON_MIN, int(count * PREFILTER_COMMON_SHARE))
+
+
+def _idf_table(count: int) -> list[float]:
+    """The idf of a bigram held by n of `count` candidates, at index n up to the common limit:
+    a bigram's weight depends on nothing else, so a short table serves every bigram (and a
+    kept index need not store a float per bigram)."""
+    return [0.0, *(math.log((count + 1) / held) for held in range(1, _common_limit(count) + 1))]
 
 
 def _bigrams(text: str) -> dict[str, None]:
