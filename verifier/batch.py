@@ -5,21 +5,16 @@ above one, that many forked workers share the loaded repository and the parsed l
 write: nothing is sent to a worker), each taking the next CHUNK lines as it comes free, and
 the lines come back in input order, the same bytes as one process gives. A bad line stops the
 batch as it would in one process: the lines before it are given, then its `InputError`, and
-nothing after it is read. Where `fork` is not available the work runs here.
-
-The objects alive when the work starts (modules, the loaded statutes) live as long as the
-process: they are frozen out of the cyclic collector's walks (`gc.freeze`), so that its full
-collections count only what the work makes, and a forked worker never writes to the pages it
-shares with its parent just to count them.
+nothing after it is read. Where `fork` is not available the work runs here. (The process that
+loaded the statutes has frozen them out of the collector's walks, `legaldb.tune_collector`, so a
+worker does not write to the pages it shares with its parent just to count them.)
 """
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from datetime import date
 from functools import partial
 from multiprocessing.connection import Connection, wait
@@ -50,16 +45,6 @@ def workers_for(jobs: int, lines: int) -> int:
     return max(1, min(wanted, lines // CHUNK))
 
 
-@contextmanager
-def _loaded_data_frozen() -> Iterator[None]:
-    """Everything alive now kept out of the collector's walks until the block ends."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 def ordered_map(
     work: Callable[[T], R],
     items: Iterable[T],
@@ -68,11 +53,10 @@ def ordered_map(
 ) -> Iterator[R]:
     """work(item) for each item, in order; on `jobs` forked processes when jobs > 1
     (`after_fork` runs first in each), else in this one."""
-    with _loaded_data_frozen():
-        if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-            yield from map(work, items)
-        else:
-            yield from _forked_map(work, list(items), jobs, after_fork)
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(work, items)
+    else:
+        yield from _forked_map(work, list(items), jobs, after_fork)
 
 
 def _forked_map(
