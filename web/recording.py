@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from audit import Pseudonymizer, record_many
@@ -260,7 +261,10 @@ def settle_many(gated: Sequence[GatedAnswer], engine: Engine) -> list[GateOutcom
     their outcomes, or the exception each is answered with. When that transaction fails
     before anything of it is committed, each answer is settled alone, so that a failure
     (a 409, a write refused) is its own answer's only; so are answers of one session (the
-    second continues the round the first leaves)."""
+    second continues the round the first leaves). When the connection was lost once the
+    transaction was complete, all are answered with that error (503) and none is written
+    again: a commit whose reply was lost may have taken effect, and writing its answers again
+    would record them twice (the client's retry is told apart by nothing either)."""
     if len(gated) > 1 and len({answer.session for answer in gated}) == len(gated):
         try:
             return _settle_together(gated, engine)
@@ -275,6 +279,18 @@ def settle_many(gated: Sequence[GatedAnswer], engine: Engine) -> list[GateOutcom
     return outcomes
 
 
+def _connection_lost(error: BaseException) -> bool:
+    """Whether error (or what caused it) is the database connection lost (SQLAlchemy's
+    dialect tells a disconnect apart), as opposed to a refusal that is certain: a conflict, a
+    row refused, SQLite's commit failing (nothing of it is kept then)."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, sa.exc.DBAPIError) and cause.connection_invalidated:
+            return True
+        cause = cause.__cause__
+    return False
+
+
 def _settle_together(
     gated: Sequence[GatedAnswer], engine: Engine
 ) -> list[GateOutcome | BaseException]:
@@ -286,6 +302,7 @@ def _settle_together(
     settlements: list[Settlement] = []
     case_ids: list[str] = []
     failure: Exception | None = None
+    complete = False  # the block has run: what fails now may be the commit itself
     try:
         with tools.rounds.settle(engine, [(g.session, g.expected) for g in gated]) as settlements:
             case_ids = _record(settlements[0].bind, gated)
@@ -294,7 +311,11 @@ def _settle_together(
                     settlement.keep(answer.subject, case_id, answer.after)
                 elif answer.expected is not None or answer.found is not None:
                     settlement.forget()
+            complete = True
     except Exception as error:
+        if complete and _connection_lost(error):
+            log.warning("%d gated answers: commit not confirmed: %s", len(gated), error)
+            return [error] * len(gated)
         if not any(settlement.recorded for settlement in settlements):
             raise
         failure = error  # recorded; the rounds it changes could not be kept or dropped

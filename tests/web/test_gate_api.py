@@ -381,3 +381,52 @@ def test_answers_written_together_are_each_recorded(gated_app: GatedApp) -> None
     assert isinstance(again[0], GateOutcome) and isinstance(again[1], RoundConflict)
     assert len(_rows(gated_app, CASE_TABLE)) == cases_before + 1
     assert len(_rows(gated_app, ATTEMPT_TABLE, case_id=opened["case_id"])) == 2
+
+
+def test_answers_whose_shared_commit_was_cut_off_are_refused_not_written_again(
+    gated_app: GatedApp,
+) -> None:
+    """The connection is lost as the writer's shared transaction commits (PostgreSQL ends the
+    session): whether the commit took effect cannot be known, so every answer of it is
+    answered 503 and none is written again by the server (which could record it twice); the
+    client's retry then records each once."""
+    from datetime import date
+
+    from web.errors import AuditUnavailable
+    from web.recording import GateOutcome, GateRequestData, assess_request, find_round, settle_many
+
+    if gated_app.engine.dialect.name != "postgresql":
+        pytest.skip("a connection lost during a commit needs a database server")
+    state = gated_app.client.app.state  # type: ignore[attr-defined]
+    repo, tools = state.statutes.get(), state.audit_tools.get()
+
+    def assessed(answer: str, session_id: str) -> Any:
+        request = GateRequestData(answer, None, None, session_id, None, date(2024, 1, 1))
+        found = find_round(request, tools)
+        return assess_request(request, found, repo=repo, tools=tools, today=date(2024, 1, 1))
+
+    together = [assessed(GOOD_ANSWER, "cut-a"), assessed(THREE_CITATIONS, "cut-b")]
+    cases_before = len(_rows(gated_app, CASE_TABLE))
+    cut: list[int] = []
+
+    def end_the_session(connection: sa.Connection) -> None:
+        if cut:
+            return
+        pid = connection.connection.dbapi_connection.info.backend_pid  # type: ignore[union-attr]
+        cut.append(pid)
+        with gated_app.engine.connect() as other:
+            other.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+
+    sa.event.listen(gated_app.engine, "commit", end_the_session)
+    try:
+        outcomes = settle_many(together, gated_app.engine)
+    finally:
+        sa.event.remove(gated_app.engine, "commit", end_the_session)
+    assert cut, "the shared transaction never reached its commit"
+    assert all(isinstance(outcome, AuditUnavailable) for outcome in outcomes), outcomes
+    assert len(_rows(gated_app, CASE_TABLE)) == cases_before  # the session ended: nothing kept
+
+    retried = settle_many([assessed(GOOD_ANSWER, "cut-a"), assessed(THREE_CITATIONS, "cut-b")],
+                          gated_app.engine)  # fmt: skip
+    assert all(isinstance(outcome, GateOutcome) for outcome in retried), retried
+    assert len(_rows(gated_app, CASE_TABLE)) == cases_before + 2
