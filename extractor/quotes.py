@@ -60,7 +60,6 @@ _LIST_LINE_RE = re.compile(
     r"[ \t\u3000\xa0]*(?:\d{1,2}[.、．](?!\d)|[（(][一二三四五六七八九十]{1,3}[）)]|[一二三四五六七八九十]{1,3}、)"
 )
 _TRAILING = " \t\u3000\xa0\n。；;，,"
-_CLAIM_END = "。！？；!?;\n"
 _CLAIM_END_RE = re.compile("[。！？；!?;\n]")
 _CLAIM_BODY_RE = re.compile("[^。！？；!?;\n]*")
 MAX_CLAIM_SIDE = 400  # characters: a claim is one sentence, not a page

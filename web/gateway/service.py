@@ -1,7 +1,9 @@
 """One gated completion: ask the upstream, gate the answer, rerun while the round asks, deliver.
 
-Each answer goes through `web.recording.gate_and_record`, the very path of POST /api/v1/gate
-(`gate.assess_answer`, `gate.rounds.record_attempt`, `audit.record`): the first answer opens a
+Each answer goes through `web.recording.gate_and_record`: the assessment and the settlement of
+POST /api/v1/gate (`find_round`, `assess_request`, `settle`: `gate.assess_answer`,
+`gate.rounds.record_attempt`, `audit.record`), settled in the request's own thread instead of
+the gate route's writer thread, since an upstream call dwarfs the commit: the first answer opens a
 round (attempt 1), each rerun answer continues it under the same session (attempt 2, 3 …), so
 the round is gated by `gate.rounds` and recorded in the audit trail exactly as a caller of
 POST /api/v1/gate regenerating by itself would have it. The rerun asks the upstream the app's
