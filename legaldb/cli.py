@@ -141,7 +141,7 @@ def _read_and_import(engine: Engine, source: Path | None) -> ImportReport:
 def init() -> None:
     """Migrate to the newest schema; import the bundled statutes if the database is empty."""
     from legaldb.migrate import current_revision, upgrade
-    from legaldb.repository import bundled_import_outdated, is_empty
+    from legaldb.reading import bundled_import_outdated, is_empty
 
     url = _database_url()
     with _errors_as_exit():
@@ -209,7 +209,7 @@ def stats(
 def _stats_of(url: str) -> dict[str, Any]:
     """`database_stats` of the database at url; exit 1 when it has no schema yet."""
     from legaldb.migrate import current_revision
-    from legaldb.repository import database_stats
+    from legaldb.reading import database_stats
 
     with _errors_as_exit():
         if current_revision(url) is None:

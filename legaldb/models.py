@@ -13,6 +13,11 @@ from datetime import date
 LEVELS = ("宪法", "法律", "行政法规", "监察法规", "司法解释", "部门规章", "地方性法规", "其他")
 
 
+def level_rank(level: str) -> int:
+    """Where a level sorts: LEVELS' order, an unknown one last."""
+    return LEVELS.index(level) if level in LEVELS else len(LEVELS)
+
+
 @dataclass(frozen=True, slots=True)
 class LawInfo:
     """A law as a work, across its versions."""

@@ -3,24 +3,21 @@
 `StatuteRepository.load(engine)` reads the structure once (names, versions, article numbers,
 repeals, successors) into a `StatuteIndex`, or with a `cache_dir` from the snapshot there
 (legaldb.snapshot); `lookup` and friends then run no SQL. Article texts are read on demand and
-kept in LRU caches.
+kept in LRU caches. The SQL lives in `legaldb.reading`, imported when the tables are read:
+`open_kept` answers from a fresh snapshot of a SQLite file without SQLAlchemy.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sqlalchemy as sa
 from rapidfuzz import fuzz, process
-from sqlalchemy.engine import Engine
 
-from legaldb import orm
-from legaldb.index import ArticleRow, StatuteIndex, Timeline, guess_level_of_name
+from legaldb.index import StatuteIndex, Timeline, guess_level_of_name
 from legaldb.models import (
     LEVELS,
     ArticleEvent,
@@ -33,30 +30,21 @@ from legaldb.models import (
     RepealInfo,
     Successor,
     VersionInfo,
+    level_rank,
 )
-from legaldb.repealed import REPEALED_DATASET
 from textnorm import article_label, normalize_name
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 ARTICLE_TEXT_CACHE = 4096
 VERSION_TEXT_CACHE = 512
-VERSION_TEXTS_FORMAT = 1  # raise when the layout of _read_version_texts changes
+VERSION_TEXTS_FORMAT = 1  # raise when the layout of legaldb.reading.read_version_texts changes
 _NAME_CACHE_LIMIT = 100_000
 # An article's text and its 款 with their 项, as kept: (text, ((paragraph, (item, …)), …)).
 TextRow = tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]
 _NOTHING = Lookup(law=None, version=None, article=None, repeal=None)
 _UNRESOLVED = -1  # no law has this id: a name not yet looked up
-# Built once: building a statement per call (its comparisons, its cache key) cost more than
-# running it.
-_ARTICLE_TEXT = sa.select(orm.Article.text, orm.Article.paragraphs).where(
-    orm.Article.version_id == sa.bindparam("version_id"),
-    orm.Article.number == sa.bindparam("number"),
-    orm.Article.suffix == sa.bindparam("suffix"),
-)
-_VERSION_TEXTS = (
-    sa.select(orm.Article.number, orm.Article.suffix, orm.Article.text, orm.Article.paragraphs)
-    .where(orm.Article.version_id == sa.bindparam("version_id"))
-    .order_by(orm.Article.number, orm.Article.suffix)
-)
 
 
 class StatuteRepository:
@@ -64,12 +52,15 @@ class StatuteRepository:
 
     def __init__(
         self,
-        engine: Engine,
+        engine: Engine | Callable[[], Engine],
         index: StatuteIndex,
         manifests: tuple[Manifest, ...],
         derived_dir: Path | None = None,
     ):
-        self._engine = engine
+        """`engine` reads the article texts; or what makes it when the tables are first read
+        (a repository opened from its snapshot may never read them)."""
+        self._made_engine: Engine | None = None if callable(engine) else engine
+        self._make_engine: Callable[[], Engine] | None = engine if callable(engine) else None
         self.derived_dir = derived_dir  # for data derived from these statutes; None: keep none
         self._index = index
         self._manifests = manifests
@@ -89,8 +80,10 @@ class StatuteRepository:
         """Read the structure of every law into memory (a second for the national corpus);
         with `cache_dir`, from the snapshot of this database's content kept there, written
         on the first load (legaldb.snapshot)."""
+        from legaldb.reading import read_index
+
         if cache_dir is None:
-            return cls(engine, *_read_index(engine))
+            return cls(engine, *read_index(engine))
         from legaldb.snapshot import (
             content_stamp,
             derived_dir,
@@ -100,18 +93,46 @@ class StatuteRepository:
         )
 
         with engine.connect() as conn:
-            stamp = content_stamp(conn)
-        path = snapshot_path(cache_dir, engine.url)
+            stamp = content_stamp(lambda sql: [tuple(row) for row in conn.exec_driver_sql(sql)])
+        path = snapshot_path(cache_dir, engine.url.render_as_string(hide_password=True))
         loaded = read_snapshot(path, stamp)
         if loaded is None:
-            loaded = _read_index(engine)
+            loaded = read_index(engine)
             write_snapshot(path, stamp, *loaded)
         return cls(engine, *loaded, derived_dir(cache_dir, stamp))
+
+    @classmethod
+    def open_kept(cls, url: str, cache_dir: Path) -> StatuteRepository | None:
+        """The repository of the SQLite file at `url` from its snapshot in cache_dir when that
+        is fresh and holds statutes, without importing SQLAlchemy (the stamp is read through
+        sqlite3, legaldb.snapshot.fresh_sqlite_snapshot; the engine is made when the tables
+        are first read); None otherwise, and `load` reads the database."""
+        from legaldb.snapshot import fresh_sqlite_snapshot
+
+        kept = fresh_sqlite_snapshot(url, cache_dir)
+        if kept is None or not kept[0].laws:
+            return None
+
+        def engine() -> Engine:
+            from legaldb.engine import make_engine
+
+            return make_engine(url)
+
+        return cls(engine, *kept)
+
+    @property
+    def _engine(self) -> Engine:
+        if self._made_engine is None and self._make_engine is not None:
+            self._made_engine = self._make_engine()
+        if self._made_engine is None:  # pragma: no cover - one of the two is always given
+            raise RuntimeError("a StatuteRepository needs an engine")
+        return self._made_engine
 
     def after_fork(self) -> None:
         """In a forked worker process: open database connections of its own, never touching
         the parent's (SQLAlchemy's rule for multiprocessing: `dispose(close=False)`)."""
-        self._engine.dispose(close=False)
+        if self._made_engine is not None:
+            self._made_engine.dispose(close=False)
 
     # --- names ----------------------------------------------------------------------------
 
@@ -302,13 +323,10 @@ class StatuteRepository:
         if self.derived_dir is not None or version_id in self._version_articles:
             row = self._version_texts(version_id).get((number, suffix))
             return None if row is None else ArticleText(info, row[0], _paragraphs(row[1]))
-        with self._engine.connect() as conn:
-            found = conn.execute(
-                _ARTICLE_TEXT, {"version_id": version_id, "number": number, "suffix": suffix or ""}
-            ).one_or_none()
-        return (
-            None if found is None else ArticleText(info, found.text, _paragraphs(found.paragraphs))
-        )
+        from legaldb.reading import read_article_text
+
+        found = read_article_text(self._engine, version_id, number, suffix)
+        return None if found is None else ArticleText(info, found[0], _paragraphs(found[1]))
 
     def _version_texts(self, version_id: int) -> dict[tuple[int, str | None], TextRow]:
         texts = self._version_articles.get(version_id)
@@ -329,20 +347,12 @@ class StatuteRepository:
         )
         rows = read_marshalled(path) if path is not None else None
         if not (isinstance(rows, tuple) and rows and rows[0] == VERSION_TEXTS_FORMAT):
-            rows = (VERSION_TEXTS_FORMAT, self._read_version_texts(version_id))
+            from legaldb.reading import read_version_texts
+
+            rows = (VERSION_TEXTS_FORMAT, read_version_texts(self._engine, version_id))
             if path is not None:
                 write_marshalled(path, rows)
         return list(rows[1])
-
-    def _read_version_texts(self, version_id: int) -> list[tuple[Any, ...]]:
-        """(number, suffix, text, paragraphs) of every article of a version, in order."""
-        with self._engine.connect() as conn:
-            rows = conn.execute(_VERSION_TEXTS, {"version_id": version_id}).all()
-        return [
-            (row.number, row.suffix or None, row.text,
-             tuple((text, tuple(items)) for text, items in row.paragraphs or ()))
-            for row in rows
-        ]  # fmt: skip
 
     # --- the data set ---------------------------------------------------------------------
 
@@ -356,7 +366,7 @@ class StatuteRepository:
             snapshot=first.snapshot,
             imported_at=first.imported_at,
             counts=dict(first.counts),
-            complete_levels=tuple(sorted(self._complete, key=_level_rank)),
+            complete_levels=tuple(sorted(self._complete, key=level_rank)),
             skipped=tuple(s for m in self._manifests for s in m.skipped),
         )
 
@@ -378,225 +388,5 @@ class StatuteRepository:
         }
 
 
-def _read_index(engine: Engine) -> tuple[StatuteIndex, tuple[Manifest, ...]]:
-    """The structure of every law, read from the tables."""
-    index = StatuteIndex()
-    with engine.connect() as conn:
-        laws = [
-            LawInfo(id=row.id, name=row.name, short_name=row.short_name, level=row.level,
-                    issuer=row.issuer)
-            for row in conn.execute(
-                sa.select(orm.Law.id, orm.Law.name, orm.Law.short_name, orm.Law.level,
-                          orm.Law.issuer).order_by(orm.Law.id)
-            )
-        ]  # fmt: skip
-        aliases = conn.execute(
-            sa.select(orm.LawAlias.law_id, orm.LawAlias.alias, orm.LawAlias.key).order_by(
-                orm.LawAlias.id
-            )
-        )
-        index.add_laws(laws, ((r.law_id, r.alias, r.key) for r in aliases))
-        index.add_versions(_versions(conn))
-        index.add_article_rows(_article_rows(conn))
-        index.add_repeals(
-            RepealInfo(r.law_id, r.repealed_on, r.repealed_by, r.successor_law_id, r.source, r.note)
-            for r in conn.execute(sa.select(orm.RepealEvent))
-        )
-        index.add_successors(_successors(conn))
-        manifests = tuple(_manifests(conn))
-    return index, manifests
-
-
-def _level_rank(level: str) -> int:
-    return LEVELS.index(level) if level in LEVELS else len(LEVELS)
-
-
 def _paragraphs(raw: Any) -> tuple[Paragraph, ...]:
     return tuple(Paragraph(text, tuple(items)) for text, items in raw or ())
-
-
-def _versions(conn: sa.Connection) -> list[VersionInfo]:
-    v = orm.Version
-    rows = conn.execute(
-        sa.select(v.id, v.law_id, v.label, v.promulgated, v.effective_from, v.effective_to,
-                  v.article_count, v.has_text, v.source, v.effective_rule, v.sources)
-    )  # fmt: skip
-    return [
-        VersionInfo(id_, law_id, label, promulgated, start, end, count, has_text, source, rule,
-                    tuple(sources or ()))
-        for id_, law_id, label, promulgated, start, end, count, has_text, source, rule, sources
-        in rows
-    ]  # fmt: skip
-
-
-def _article_rows(conn: sa.Connection) -> Iterator[ArticleRow]:
-    """Article structure; the JSON columns are read as text and parsed once per distinct value."""
-    a = orm.Article
-    rows = conn.execute(
-        sa.select(a.version_id, a.number, a.suffix, a.label, a.deleted,
-                  sa.cast(a.item_counts, sa.Text), sa.cast(a.chapter_path, sa.Text))
-    ).tuples()  # fmt: skip
-    counts_cache: dict[str, tuple[int, ...]] = {}
-    path_cache: dict[str, tuple[str, ...]] = {}
-    for version_id, number, suffix, label, deleted, counts_json, path_json in rows:
-        item_counts = counts_cache.get(counts_json)
-        if item_counts is None:
-            item_counts = counts_cache[counts_json] = tuple(json.loads(counts_json))
-        chapter_path = path_cache.get(path_json)
-        if chapter_path is None:
-            chapter_path = path_cache[path_json] = tuple(json.loads(path_json))
-        yield version_id, number, suffix or None, label, bool(deleted), item_counts, chapter_path
-
-
-def _successors(conn: sa.Connection) -> list[Successor]:
-    c = orm.Correspondence
-    rows = conn.execute(
-        sa.select(c.from_law_id, c.from_version_id, c.from_number, c.from_suffix, c.to_law_id,
-                  c.to_version_id, c.to_number, c.to_suffix, c.kind, c.similarity, c.changed,
-                  c.note)
-    )  # fmt: skip
-    return [
-        Successor(r[0], r[1], r[2], r[3] or None, r[4], r[5], r[6], r[7] or None, r[8], r[9],
-                  bool(r[10]), r[11])
-        for r in rows
-    ]  # fmt: skip
-
-
-def _manifests(conn: sa.Connection) -> list[Manifest]:
-    m = orm.DatasetManifest
-    rows = conn.execute(
-        sa.select(
-            m.source, m.snapshot, m.imported_at, m.counts, m.complete_levels, m.skipped
-        ).order_by(m.dataset == REPEALED_DATASET, m.id)
-    )
-    return [
-        Manifest(
-            source=row.source,
-            snapshot=row.snapshot,
-            imported_at=row.imported_at.isoformat(),
-            counts={k: int(v) for k, v in row.counts.items()},
-            complete_levels=tuple(row.complete_levels),
-            skipped=tuple(row.skipped),
-        )
-        for row in rows
-    ]
-
-
-def database_stats(engine: Engine) -> dict[str, Any]:
-    """What the database holds, by level, with repeals, skipped files and undated versions."""
-    law, version, article = orm.Law, orm.Version, orm.Article
-    successor = sa.orm.aliased(orm.Law)
-    with engine.connect() as conn:
-        laws: dict[str, int] = dict(
-            conn.execute(sa.select(law.level, sa.func.count()).group_by(law.level)).tuples().all()
-        )
-        versions: dict[str, int] = dict(
-            conn.execute(
-                sa.select(law.level, sa.func.count())
-                .join(version, version.law_id == law.id)
-                .group_by(law.level)
-            )
-            .tuples()
-            .all()
-        )
-        articles: dict[str, int] = dict(
-            conn.execute(
-                sa.select(law.level, sa.func.count())
-                .join(version, version.law_id == law.id)
-                .join(article, article.version_id == version.id)
-                .group_by(law.level)
-            )
-            .tuples()
-            .all()
-        )
-        deleted = conn.scalar(
-            sa.select(sa.func.count()).select_from(article).where(article.deleted.is_(True))
-        )
-        repealed = [
-            {
-                "law": name,
-                "repealed_on": on.isoformat() if on else None,
-                "repealed_by": by,
-                "successor": succ,
-                "source": source,
-                "note": note,
-            }
-            for name, on, by, succ, source, note in conn.execute(
-                sa.select(
-                    law.name,
-                    orm.RepealEvent.repealed_on,
-                    orm.RepealEvent.repealed_by,
-                    successor.name,
-                    orm.RepealEvent.source,
-                    orm.RepealEvent.note,
-                )
-                .join(orm.RepealEvent, orm.RepealEvent.law_id == law.id)
-                .outerjoin(successor, successor.id == orm.RepealEvent.successor_law_id)
-                .order_by(law.name)
-            )
-        ]
-        manifest = orm.DatasetManifest
-        datasets = [
-            {
-                "dataset": row.dataset,
-                "source": row.source,
-                "snapshot": row.snapshot,
-                "imported_at": row.imported_at.isoformat(),
-                "counts": row.counts,
-                "complete_levels": row.complete_levels,
-                "undated": row.undated,
-                "differences": row.differences or [],
-                "skipped": [
-                    {"path": path, "reason": reason}
-                    for path, reason in conn.execute(
-                        sa.select(orm.ImportIssue.path, orm.ImportIssue.reason)
-                        .where(orm.ImportIssue.dataset_id == row.id)
-                        .order_by(orm.ImportIssue.id)
-                    )
-                ],
-            }
-            for row in conn.execute(sa.select(manifest).order_by(manifest.id))
-        ]
-    levels = sorted(set(laws) | set(versions), key=_level_rank)
-    return {
-        "by_level": {
-            level: {
-                "laws": laws.get(level, 0),
-                "versions": versions.get(level, 0),
-                "articles": articles.get(level, 0),
-            }
-            for level in levels
-        },
-        "totals": {
-            "laws": sum(laws.values()),
-            "versions": sum(versions.values()),
-            "articles": sum(articles.values()),
-            "deleted_articles": deleted or 0,
-            "repealed_laws": len(repealed),
-        },
-        "repealed": repealed,
-        "datasets": datasets,
-    }
-
-
-def bundled_import_outdated(engine: Engine) -> bool:
-    """True when the stored corpus came from the bundled data but not from all of it now
-    bundled, or under older import rules (a database built before the history and flk sources
-    were added, or before IMPORT_RULES last changed)."""
-    from legaldb.corpus.statutes import BUNDLED_STATUTES_SOURCE
-
-    with engine.connect() as conn:
-        source = conn.scalar(
-            sa.select(orm.DatasetManifest.source).where(
-                orm.DatasetManifest.dataset != REPEALED_DATASET
-            )
-        )
-    if source is None or not source.startswith("legaldb/data/"):
-        return False
-    return source != BUNDLED_STATUTES_SOURCE
-
-
-def is_empty(engine: Engine) -> bool:
-    """True when no law is stored (a fresh database)."""
-    with engine.connect() as conn:
-        return not conn.scalar(sa.select(sa.func.count()).select_from(orm.Law))

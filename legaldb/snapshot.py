@@ -17,46 +17,77 @@ import contextlib
 import hashlib
 import marshal
 import os
+import re
+import sqlite3
 import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-import sqlalchemy as sa
+from urllib.parse import quote
 
 from legaldb.index import StatuteIndex
 from legaldb.models import Manifest
 
-SNAPSHOT_FORMAT = 5  # raise when the layout of to_plain() changes
+SNAPSHOT_FORMAT = 6  # raise when the layout of to_plain() or of the stamp changes
 STATUTE_TABLES = ("law", "law_alias", "version", "article", "repeal_event", "correspondence")
+SQLITE_BUSY_TIMEOUT_S = 30  # as legaldb.engine's connections wait for a writer
+
+_SQLITE_FILE = re.compile(r"sqlite(?:\+pysqlite)?:///(?P<path>/[A-Za-z0-9_./-]+)")
+"""A SQLite URL of a file by its absolute path, with no query (what settings make of the
+default): one the stamp can be read from through sqlite3, and that SQLAlchemy renders as is."""
 
 Stamp = tuple[Any, ...]
+Fetch = Callable[[str], Sequence[Sequence[Any]]]
 
 
-def content_stamp(conn: sa.Connection) -> Stamp:
-    """What identifies the statutes a database holds (cheap: one-row aggregates)."""
-    revision = conn.execute(
-        sa.select(sa.table("alembic_version", sa.column("version_num")).c.version_num)
-    ).scalar()
-    manifest = sa.table("dataset_manifest", sa.column("id"), sa.column("dataset"),
-                        sa.column("imported_at"))  # fmt: skip
+def content_stamp(fetch: Fetch) -> Stamp:
+    """What identifies the statutes a database holds (cheap: one-row aggregates). `fetch` runs
+    one plain SQL statement and gives its rows as the driver gives them, so that SQLAlchemy's
+    connection (`exec_driver_sql`) and sqlite3's give the same stamp."""
+    revision = fetch("SELECT version_num FROM alembic_version")
     datasets = tuple(
-        (row.id, row.dataset, str(row.imported_at))
-        for row in conn.execute(sa.select(manifest).order_by(manifest.c.id))
+        (id_, dataset, str(imported_at))
+        for id_, dataset, imported_at in fetch(
+            "SELECT id, dataset, imported_at FROM dataset_manifest ORDER BY id"
+        )
     )
-    tables = []
-    for name in STATUTE_TABLES:
-        table = sa.table(name, sa.column("id"))
-        count, largest = conn.execute(
-            sa.select(sa.func.count(), sa.func.max(table.c.id)).select_from(table)
-        ).one()
-        tables.append((name, count, largest))
-    return (SNAPSHOT_FORMAT, marshal.version, revision, datasets, tuple(tables))
+    tables = tuple(
+        (name, *fetch(f"SELECT count(*), max(id) FROM {name}")[0]) for name in STATUTE_TABLES
+    )
+    return (
+        SNAPSHOT_FORMAT,
+        marshal.version,
+        revision[0][0] if revision else None,
+        datasets,
+        tables,
+    )
 
 
-def snapshot_path(cache_dir: Path, url: sa.URL) -> Path:
-    """The snapshot file of one database (named after its URL, password left out)."""
-    shown = url.render_as_string(hide_password=True)
-    return cache_dir / f"statutes-{hashlib.sha256(shown.encode()).hexdigest()[:16]}.marshal"
+def snapshot_path(cache_dir: Path, url: str) -> Path:
+    """The snapshot file of one database, by its URL as shown (password left out)."""
+    return cache_dir / f"statutes-{hashlib.sha256(url.encode()).hexdigest()[:16]}.marshal"
+
+
+def fresh_sqlite_snapshot(
+    url: str, cache_dir: Path
+) -> tuple[StatuteIndex, tuple[Manifest, ...], Path] | None:
+    """The index, manifests and derived directory of the SQLite file at `url` when its
+    snapshot in cache_dir is fresh, read without SQLAlchemy: its import alone costs more than
+    the whole rest of loading the snapshot. None for another URL, a database that cannot be
+    read (`load` then says why), or a missing or stale snapshot."""
+    match = _SQLITE_FILE.fullmatch(url)
+    if match is None or not os.path.isfile(match["path"]):
+        return None
+    try:
+        uri = f"file:{quote(match['path'])}?mode=ro"
+        with contextlib.closing(
+            sqlite3.connect(uri, uri=True, timeout=SQLITE_BUSY_TIMEOUT_S)
+        ) as connection:
+            stamp = content_stamp(lambda sql: connection.execute(sql).fetchall())
+    except sqlite3.Error:
+        return None
+    loaded = read_snapshot(snapshot_path(cache_dir, url), stamp)
+    return None if loaded is None else (*loaded, derived_dir(cache_dir, stamp))
 
 
 def derived_dir(cache_dir: Path, stamp: Stamp) -> Path:

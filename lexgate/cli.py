@@ -96,15 +96,30 @@ def get_settings() -> Settings:
 
 @lru_cache(maxsize=1)
 def _load_repository() -> StatuteRepository:
-    """The statute repository of the configured database (built by `lexgate db init`)."""
+    """The statute repository of the configured database (built by `lexgate db init`): from
+    its fresh snapshot without SQLAlchemy when the database is a SQLite file, else read."""
+    from legaldb import StatuteRepository, tune_collector
+
+    settings = get_settings()
+    repository = None
+    if settings.cache_dir is not None:
+        repository = StatuteRepository.open_kept(settings.database_url, settings.cache_dir)
+    if repository is None:
+        repository = _read_repository(settings)
+    tune_collector()  # the index is kept for the process's life: out of the collector's walks
+    return repository
+
+
+def _read_repository(settings: Settings) -> StatuteRepository:
+    """The repository read through SQLAlchemy (its snapshot written when stale), or exit 1
+    with what is wrong with the database."""
     from sqlalchemy import inspect
     from sqlalchemy.exc import SQLAlchemyError
 
-    from legaldb import StatuteRepository, make_engine, tune_collector
+    from legaldb import StatuteRepository, make_engine
     from legaldb.engine import describe_error, normalize_url
-    from legaldb.repository import is_empty
+    from legaldb.reading import is_empty
 
-    settings = get_settings()
     shown = normalize_url(settings.database_url).render_as_string(hide_password=True)
     engine = make_engine(settings.database_url)
     try:
@@ -115,15 +130,13 @@ def _load_repository() -> StatuteRepository:
                 err=True,
             )
             raise typer.Exit(1)
-        repository = StatuteRepository.load(engine, settings.cache_dir)
+        return StatuteRepository.load(engine, settings.cache_dir)
     except SQLAlchemyError as error:
         typer.echo(
             f"error: the statute database {shown} cannot be read: {describe_error(error)}",
             err=True,
         )
         raise typer.Exit(1) from None
-    tune_collector()  # the index is kept for the process's life: out of the collector's walks
-    return repository
 
 
 def _load_lexicon() -> Lexicon | None:

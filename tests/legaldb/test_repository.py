@@ -287,7 +287,7 @@ def test_a_bundled_import_under_older_rules_is_imported_again(
 
     from legaldb import orm
     from legaldb.corpus.statutes import BUNDLED_STATUTES_SOURCE, IMPORT_RULES
-    from legaldb.repository import bundled_import_outdated
+    from legaldb.reading import bundled_import_outdated
 
     current = make_engine(corpus_database_url)
     try:

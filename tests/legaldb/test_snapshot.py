@@ -42,7 +42,8 @@ def test_the_snapshot_answers_as_the_tables(database_url: str, tmp_path: Path) -
     from_tables = StatuteRepository.load(engine)
     first = StatuteRepository.load(engine, tmp_path)  # reads the tables, writes the file
     with engine.connect() as conn:
-        kept = read_snapshot(snapshot_path(tmp_path, engine.url), content_stamp(conn))
+        stamp = content_stamp(lambda sql: conn.exec_driver_sql(sql).all())
+    kept = read_snapshot(snapshot_path(tmp_path, engine.url.render_as_string()), stamp)
     assert kept is not None
     second = StatuteRepository.load(engine, tmp_path)  # from the file
     assert _answers(second) == _answers(first) == _answers(from_tables)
@@ -93,7 +94,7 @@ def test_a_broken_or_unwritable_snapshot_is_not_an_error(tmp_path: Path) -> None
     import_corpus(engine, small_corpus(), repealed=read_repealed())
     expected = _answers(StatuteRepository.load(engine))
     cache = tmp_path / "cache"
-    path = snapshot_path(cache, engine.url)
+    path = snapshot_path(cache, url)
     cache.mkdir()
     path.write_bytes(b"\x00 not a snapshot")
     assert _answers(StatuteRepository.load(engine, cache)) == expected
@@ -102,3 +103,42 @@ def test_a_broken_or_unwritable_snapshot_is_not_an_error(tmp_path: Path) -> None
     blocked.write_text("not a directory")
     assert _answers(StatuteRepository.load(engine, blocked / "cache")) == expected
     engine.dispose()
+
+
+def test_a_fresh_snapshot_of_a_sqlite_file_is_opened_without_the_engine(
+    database_url: str, tmp_path: Path
+) -> None:
+    """`open_kept` answers as `load` from the snapshot `load` wrote and reads texts through an
+    engine made on first use; without a snapshot, after another import, and for a database
+    that is not a SQLite file it gives None (the caller loads)."""
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    import_corpus(engine, small_corpus(), repealed=read_repealed())
+    cache = tmp_path / "cache"
+    assert StatuteRepository.open_kept(database_url, cache) is None  # no snapshot yet
+    loaded = StatuteRepository.load(engine, cache)
+    kept = StatuteRepository.open_kept(database_url, cache)
+    if engine.dialect.name != "sqlite":
+        assert kept is None
+        engine.dispose()
+        return
+    assert kept is not None and kept.derived_dir == loaded.derived_dir
+    assert _answers(kept) == _answers(loaded)
+    for statute in loaded.laws():
+        for v in loaded.versions(statute.id):
+            assert kept.articles_text(v.id) == loaded.articles_text(v.id)
+    added = law("测试新增条例", (version("测试新增条例", "2022年", date(2022, 1, 1), None,
+                                         (article(1, "新增条例第一条。"),)),))  # fmt: skip
+    import_corpus(engine, small_corpus(extra_laws=(added,)), repealed=read_repealed())
+    assert StatuteRepository.open_kept(database_url, cache) is None  # stale
+    engine.dispose()
+
+
+def test_open_kept_never_makes_a_database(tmp_path: Path) -> None:
+    """A SQLite file that does not exist, or holds no tables, is not opened, nor made."""
+    missing = tmp_path / "missing.sqlite3"
+    assert StatuteRepository.open_kept(f"sqlite:///{missing}", tmp_path / "cache") is None
+    assert not missing.exists()
+    empty = tmp_path / "empty.sqlite3"
+    empty.write_bytes(b"")
+    assert StatuteRepository.open_kept(f"sqlite:///{empty}", tmp_path / "cache") is None
