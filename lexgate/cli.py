@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from legaldb import StatuteRepository
     from lexgate.llm import OpenAIJudge
     from lexgate.settings import Settings
+    from lexgate.statute_settings import StatuteSettings
 
 if TYPE_CHECKING:
     from typer._click.core import Command, Context
@@ -95,12 +96,26 @@ def get_settings() -> Settings:
 
 
 @lru_cache(maxsize=1)
+def _statute_settings() -> StatuteSettings:
+    """The settings of the commands that only read the statutes (check, gate, extract):
+    read without pydantic-settings (lexgate.statute_settings) unless the environment is
+    ambiguous."""
+    from lexgate.statute_settings import StatuteSettings, statute_settings
+
+    found = statute_settings()
+    if found is None:
+        settings = get_settings()
+        found = StatuteSettings(settings.database_url, settings.cache_dir, settings.timezone)
+    return found
+
+
+@lru_cache(maxsize=1)
 def _load_repository() -> StatuteRepository:
     """The statute repository of the configured database (built by `lexgate db init`): from
     its fresh snapshot without SQLAlchemy when the database is a SQLite file, else read."""
     from legaldb import StatuteRepository, tune_collector
 
-    settings = get_settings()
+    settings = _statute_settings()
     repository = None
     if settings.cache_dir is not None:
         repository = StatuteRepository.open_kept(settings.database_url, settings.cache_dir)
@@ -110,7 +125,7 @@ def _load_repository() -> StatuteRepository:
     return repository
 
 
-def _read_repository(settings: Settings) -> StatuteRepository:
+def _read_repository(settings: StatuteSettings) -> StatuteRepository:
     """The repository read through SQLAlchemy (its snapshot written when stale), or exit 1
     with what is wrong with the database."""
     from sqlalchemy import inspect
@@ -150,7 +165,7 @@ def _today() -> date:
     """Today in the configured timezone: the default as-of date of `check` and `gate`."""
     from verifier import today
 
-    return today(get_settings().timezone)
+    return today(_statute_settings().timezone)
 
 
 def _judge() -> OpenAIJudge:

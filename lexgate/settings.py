@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -12,33 +10,24 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from gate.policy import Delivery, Policy
 from lexgate.client_options import MAX_TOP_LOGPROBS, MIN_TOP_LOGPROBS, ClientOptions
-
-_RELATIVE_SQLITE = re.compile(
-    r"(?P<scheme>sqlite(?:\+\w+)?:///)(?P<database>(?!/|:memory:|file:)[^?]+)(?P<query>\?.*)?"
+from lexgate.statute_settings import (
+    DEFAULT_CACHE_DIR,
+    DEFAULT_DATABASE_URL,
+    DEFAULT_TIMEZONE,
+    ENV_PREFIX,
+    database_under_home,
+    default_home,
+    under_home,
 )
-"""A SQLite URL whose file path is relative (sqlite:///var/x.sqlite3; not sqlite:////abs)."""
 
 _CLIENT = ClientOptions()
 """The client's defaults, which the llm_* settings take."""
-
-SOURCE_ROOT = Path(__file__).resolve().parents[1]
-"""The checkout this package runs from, when it runs from one (pyproject.toml beside it)."""
-
-
-def default_home() -> Path:
-    """Where an instance keeps its state by default: the project root of a source checkout
-    (`make install` installs it editable), else $XDG_DATA_HOME/lexgate (~/.local/share/lexgate);
-    never the current directory."""
-    if (SOURCE_ROOT / "pyproject.toml").is_file():
-        return SOURCE_ROOT
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "lexgate"
 
 
 class Settings(BaseSettings):
     """Every setting of LexGate; each field is documented in docs/configuration.md."""
 
-    model_config = SettingsConfigDict(env_prefix="LEXGATE_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
 
     home: Path = Field(
         default_factory=default_home,
@@ -48,7 +37,7 @@ class Settings(BaseSettings):
         "$XDG_DATA_HOME/lexgate.",
     )
     database_url: str = Field(
-        default="sqlite:///var/lexgate.sqlite3",
+        default=DEFAULT_DATABASE_URL,
         description="SQLAlchemy URL of the statute and audit database "
         "(sqlite:///… embedded default, a relative path under LEXGATE_HOME; "
         "postgresql+psycopg://… in production).",
@@ -61,12 +50,12 @@ class Settings(BaseSettings):
         "Unset: database_url.",
     )
     timezone: str = Field(
-        default="Asia/Shanghai",
+        default=DEFAULT_TIMEZONE,
         description="Timezone in which 'today' (the default as-of date) is taken.",
     )
     sql_echo: bool = Field(default=False, description="Log every SQL statement (debugging).")
     cache_dir: Path | None = Field(
-        default=Path("var/cache"),
+        default=DEFAULT_CACHE_DIR,
         description="Directory of the statute index snapshot (legaldb.snapshot): read from the "
         "database once, then loaded by every command and web worker while the statutes are "
         "unchanged. Empty: no snapshot, each process reads the tables.",
@@ -264,7 +253,8 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _paths_under_home(self) -> Settings:
-        """Relative file paths, and a relative SQLite database, are taken from `home`."""
+        """Relative file paths, and a relative SQLite database, are taken from `home`
+        (lexgate.statute_settings, which reads the statute settings alike)."""
         home = self.home.expanduser().resolve()
         self.home = home
         for name in (
@@ -273,15 +263,10 @@ class Settings(BaseSettings):
             "web_round_store_path",
             "store_key_path",
         ):
-            path = getattr(self, name).expanduser()
-            if not path.is_absolute():
-                setattr(self, name, home / path)
-        if self.cache_dir is not None and not self.cache_dir.expanduser().is_absolute():
-            self.cache_dir = home / self.cache_dir
-        relative = _RELATIVE_SQLITE.fullmatch(self.database_url)
-        if relative is not None:
-            scheme, database, query = relative.group("scheme", "database", "query")
-            self.database_url = f"{scheme}{home / database}{query or ''}"
+            setattr(self, name, under_home(getattr(self, name), home))
+        if self.cache_dir is not None:
+            self.cache_dir = under_home(self.cache_dir, home)
+        self.database_url = database_under_home(self.database_url, home)
         return self
 
 
