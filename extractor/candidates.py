@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from extractor.compiled import kept_pattern
 from extractor.lexicon import PRC_PREFIX, Lexicon
 from textnorm import strip_category
 
@@ -82,7 +83,8 @@ _LAW = (
 # The leading lookahead lets the engine skip quickly to the few characters a candidate can
 # start with (it cuts the scan time by two thirds).
 _FIRST_CHARS = '第《“"' + "".join(sorted({word[0] for word in REF_WORDS.split("|")}))
-CANDIDATE_RE = re.compile(
+# Compiled once per machine (extractor.compiled): compiling it took a tenth of a check's start.
+CANDIDATE_RE = kept_pattern(
     rf"(?=[{_FIRST_CHARS}])"
     rf"(?:{_LAW}?(?P<run>{RUN})|(?P<mention>{TITLE}))"
 )
