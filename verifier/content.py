@@ -22,7 +22,7 @@ from legaldb.snapshot import read_marshalled, write_marshalled
 from verifier.memo import recall
 from verifier.models import FoundIn, NumberConflict, QuoteCheck, QuoteScore, Recital
 from verifier.numbers import number_conflicts
-from verifier.quotes import QuoteIndex, compare_quote
+from verifier.quotes import QuoteIndex, compare_quote, quote_similarity
 
 NO_QUOTE = QuoteCheck("none")
 FOUND_IN_LIMIT = 3
@@ -33,7 +33,7 @@ QUOTE_INDEX_FORMAT = 2  # raise when QuoteIndex.to_plain changes
 LOCATIONS_PER_REPOSITORY = 8192  # memoised quote locations (under 2 KB each)
 
 ArticleKey = tuple[int, str | None]
-Located = tuple[tuple[tuple[ArticleKey, str], QuoteScore], ...]
+Located = tuple[tuple[tuple[ArticleKey, str], float], ...]
 _INDEXES: WeakKeyDictionary[StatuteRepository, dict[int, QuoteIndex[tuple[ArticleKey, str]]]] = (
     WeakKeyDictionary()
 )
@@ -70,51 +70,54 @@ def _kept_index(repo: StatuteRepository, version_id: int) -> QuoteIndex[tuple[Ar
 
 
 def located(repo: StatuteRepository, version_id: int, quote: str, limit: int) -> Located:
-    """Where in one version the quote is (`QuoteIndex.locate`), memoised per repository (least
-    recently used out): the same recitations recur across answers and reruns, and locating one
-    is the costliest step of a check (docs/performance.md)."""
+    """Where in one version the quote is, with the score there (`QuoteIndex.locate_scores`),
+    memoised per repository (least recently used out): the same recitations recur across
+    answers and reruns, and locating one is the costliest step of a check
+    (docs/performance.md)."""
     return recall(
         _LOCATED,
         repo,
         (version_id, quote, limit),
         LOCATIONS_PER_REPOSITORY,
-        lambda: tuple(version_index(repo, version_id).locate(quote, limit=limit)),
+        lambda: tuple(version_index(repo, version_id).locate_scores(quote, limit=limit)),
     )
 
 
 def _locate(
     repo: StatuteRepository,
-    quote: str,
+    recital: Recital,
+    cited_score: QuoteScore,
     law: LawInfo,
     version: VersionInfo,
-    number: int,
-    suffix: str | None,
     other_laws: Iterable[tuple[LawInfo, VersionInfo]],
 ) -> list[FoundIn]:
     found: list[FoundIn] = []
+    quote, number, suffix = recital.quote or "", recital.number, recital.suffix
     for other in repo.versions(law.id):
         if other.id == version.id or not other.has_text:
             continue
         article = repo.article_text(other.id, number, suffix)
         if article is not None:
-            similarity = compare_memoised(quote, article.text).score
+            # An article an amendment left as it was scores what the cited one scored.
+            similarity = (
+                cited_score.score
+                if article.text == recital.article_text
+                else similarity_memoised(quote, article.text)
+            )
             if similarity >= LOCATION_MIN_SCORE:
                 found.append(
                     FoundIn(law.name, article.info.label, other.label, round(similarity, 4),
                             "other_version")
                 )  # fmt: skip
     cited = {(number, suffix or None)}
-    for (key, label), where in located(repo, version.id, quote, FOUND_IN_LIMIT + 1):
+    for (key, label), score in located(repo, version.id, quote, FOUND_IN_LIMIT + 1):
         if key not in cited:
-            found.append(FoundIn(law.name, label, version.label, round(where.score, 4), "same_law"))
+            found.append(FoundIn(law.name, label, version.label, score, "same_law"))
     if any(where.score >= STRONG_LOCATION for where in found):
         other_laws = ()  # found in the law itself: no need to look in the others
     for other_law, other_version in other_laws:
-        for (_, label), where in located(repo, other_version.id, quote, FOUND_IN_LIMIT):
-            found.append(
-                FoundIn(other_law.name, label, other_version.label, round(where.score, 4),
-                        "elsewhere")
-            )  # fmt: skip
+        for (_, label), score in located(repo, other_version.id, quote, FOUND_IN_LIMIT):
+            found.append(FoundIn(other_law.name, label, other_version.label, score, "elsewhere"))
     found.sort(key=lambda where: where.score, reverse=True)
     return found[:FOUND_IN_LIMIT]
 
@@ -132,7 +135,7 @@ def check_quote(
     law, version = recital.law, recital.version
     if score.verdict == "match" or law is None or version is None:
         return QuoteCheck(score.verdict, round(score.score, 4))
-    found_in = _locate(repo, quote, law, version, recital.number, recital.suffix, other_laws)
+    found_in = _locate(repo, recital, score, law, version, other_laws)
     return QuoteCheck(score.verdict, round(score.score, 4), tuple(found_in))
 
 
@@ -140,6 +143,13 @@ def check_quote(
 def compare_memoised(quote: str, article_text: str) -> QuoteScore:
     """compare_quote, memoised: real answers repeat the same recitations."""
     return compare_quote(quote, article_text)
+
+
+@lru_cache(maxsize=8192)
+def similarity_memoised(quote: str, article_text: str) -> float:
+    """The quote's score against another version's article when it may be a location
+    (quote_similarity at LOCATION_MIN_SCORE), memoised like compare_memoised."""
+    return quote_similarity(quote, article_text, LOCATION_MIN_SCORE)
 
 
 def check_numbers(

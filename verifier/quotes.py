@@ -29,6 +29,7 @@ import math
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import add
 from typing import Any, Generic, TypeVar
 
 from rapidfuzz import fuzz, process
@@ -57,6 +58,13 @@ PREFILTER_KEEP = 8
 PREFILTER_COMMON_SHARE = 0.02
 PREFILTER_COMMON_MIN = 20
 PREFILTER_LENGTH_EXPONENT = 0.3
+# A search told that only scores of at least S matter skips the runs of sentences that cannot
+# score above S - FLOOR_MARGIN. The margin is far wider than rapidfuzz's imprecision at a cutoff
+# (a score up to about 3e-8 above the cutoff it is given may come back as 0) and than rounding
+# to 4 places, and a short decimal apart from every score of texts under some 20,000
+# characters, so each run that can matter is scored as a search from 0 scores it and the result
+# is the same.
+FLOOR_MARGIN = 0.001
 
 K = TypeVar("K")
 
@@ -69,9 +77,10 @@ class _Span:
     length: int
 
 
-def _best_span(quote: str, article: _PreparedArticle) -> _Span:
-    """The run of consecutive sentences of the article most similar to quote (normalised)."""
-    best = _Span(0.0, 0, -1, 0)
+def _best_span(quote: str, article: _PreparedArticle, floor: float = 0.0) -> _Span:
+    """The run of consecutive sentences of the article most similar to quote (normalised), the
+    first of the best; only runs scoring above floor count (none: a span of score floor)."""
+    best = _Span(floor, 0, -1, 0)
     text, bounds, size = article.text, article.bounds, len(quote)
     for first in range(len(bounds) - 1):
         start = bounds[first]
@@ -98,7 +107,10 @@ def _support(quote: str, article: str) -> float:
         return 0.0
     cutoff = 100 * CLAUSE_FOUND
     found = sum(
-        len(c) for c in clauses if fuzz.partial_ratio(c, article, score_cutoff=cutoff) >= cutoff
+        len(c)
+        for c in clauses
+        # a clause the article holds word for word aligns at 100: no need to ask rapidfuzz
+        if c in article or fuzz.partial_ratio(c, article, score_cutoff=cutoff) >= cutoff
     )
     return found / total
 
@@ -168,6 +180,25 @@ def _prepare_quote(quote: str) -> tuple[tuple[str, str], ...]:
 def compare_quote(quote: str, article_text: str) -> QuoteScore:
     """Compare a quoted recitation with an article's text; an empty side is a mismatch."""
     return _score(_prepare_quote(quote), _prepare_article(article_text))
+
+
+def _floor(min_score: float) -> float:
+    """Where a search that needs only scores of at least min_score may start (FLOOR_MARGIN)."""
+    return max(0.0, min_score - FLOOR_MARGIN)
+
+
+def quote_similarity(quote: str, article_text: str, min_score: float = 0.0) -> float:
+    """`compare_quote(quote, article_text).score` whenever that is at least min_score, and a
+    lower score otherwise: for a caller that needs only where a quote may be from, so runs of
+    sentences that cannot reach min_score are not scored, nor the clause support."""
+    article = _prepare_article(article_text)
+    floor = _floor(min_score)
+    best = 0.0
+    for _, normalised in _prepare_quote(quote):
+        span = _best_span(normalised, article, floor)
+        if span.score > best:
+            best = span.score
+    return round(best, 4)
 
 
 class QuoteIndex(Generic[K]):
@@ -289,6 +320,28 @@ class QuoteIndex(Generic[K]):
         shortlist = [i for i in self._shortlist(shortest) if self._keys[i] not in exclude]
         return _rescore(variants, self._keys, self._texts, shortlist, limit, min_score)
 
+    def locate_scores(
+        self,
+        quote: str,
+        *,
+        limit: int = 3,
+        min_score: float = LOCATION_MIN_SCORE,
+        exclude: Container[K] = (),
+    ) -> list[tuple[K, float]]:
+        """`locate` with each candidate's score only (`QuoteScore.score`), for a caller that
+        needs no more: the clause support and matched text of each are not made."""
+        variants = _prepare_quote(quote)
+        if not self._keys or not variants[0][1]:
+            return []
+        shortest = min((normalised for _, normalised in variants), key=len)
+        shortlist = [i for i in self._shortlist(shortest) if self._keys[i] not in exclude]
+        return [
+            (self._keys[index], round(span.score, 4))
+            for _, index, _, span, _ in _best_runs(
+                variants, self._texts, shortlist, limit, min_score
+            )
+        ]
+
 
 def _common_limit(count: int) -> int:
     """Bigrams held by more of `count` candidates than this are common (they do not rank)."""
@@ -305,7 +358,7 @@ def _idf_table(count: int) -> list[float]:
 def _bigrams(text: str) -> dict[str, None]:
     """The distinct bigrams in the order they first occur (a set's order would change float
     sums, and so near-tied rankings, with PYTHONHASHSEED)."""
-    return dict.fromkeys(text[i : i + 2] for i in range(len(text) - 1))
+    return dict.fromkeys(map(add, text, text[1:]))
 
 
 def _rescore(
@@ -316,10 +369,29 @@ def _rescore(
     limit: int,
     min_score: float,
 ) -> list[tuple[K, QuoteScore]]:
-    """Score the shortlisted candidates exactly; the best `limit` at or above min_score.
+    """Score the shortlisted candidates exactly; the best `limit` at or above min_score."""
+    return [
+        (keys[index], _scored(variant, span, article))
+        for _, index, variant, span, article in _best_runs(
+            variants, texts, shortlist, limit, min_score
+        )
+    ]
+
+
+def _best_runs(
+    variants: Sequence[tuple[str, str]],
+    texts: Sequence[str],
+    shortlist: Iterable[int],
+    limit: int,
+    min_score: float,
+) -> list[tuple[float, int, str, _Span, _PreparedArticle]]:
+    """The shortlisted candidates' best runs of sentences scoring at least min_score, the best
+    `limit` (score, index, variant, run, article), best first.
 
     A variant skipped for its bound scores below a variant scored, so the best variant scored
-    is the one `_score` would choose from all of them (the first of the highest score)."""
+    is the one `_score` would choose from all of them (the first of the highest score); a run
+    below min_score is never kept, so none is searched for (FLOOR_MARGIN)."""
+    floor = _floor(min_score)
     spans = []
     for index in shortlist:
         article = _prepare_article(texts[index])
@@ -330,16 +402,13 @@ def _rescore(
             common = LCSseq.similarity(norm, article.text)
             if not norm or 2 * common / (len(norm) + common or 1) < max(min_score, best.score):
                 continue
-            span = _best_span(norm, article)
+            span = _best_span(norm, article, floor)
             if span.score > best.score:
                 best_variant, best = raw, span
         if best.score >= min_score:
             spans.append((best.score, index, best_variant, best, article))
     spans.sort(key=lambda found: (found[0], found[1]), reverse=True)
-    return [
-        (keys[index], _scored(variant, span, article))
-        for _, index, variant, span, article in spans[:limit]
-    ]
+    return spans[:limit]
 
 
 def _lcs_shortlist(quote: str, candidates: Sequence[str]) -> list[int]:

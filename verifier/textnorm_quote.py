@@ -9,9 +9,9 @@ models put around a recitation ("商业银行法第五十四条规定如下", "�
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from textnorm import fold_width, int_to_cn
+from textnorm import HALF_WIDTH, int_to_cn
 
 # Markup tokens some models emit (<eoa>, </s>, <|endoftext|>); never part of a statute.
 _MARKUP = re.compile(r"<\|?/?[A-Za-z_]{1,20}\|?>")
@@ -19,7 +19,8 @@ _MARKUP = re.compile(r"<\|?/?[A-Za-z_]{1,20}\|?>")
 _ITEM_MARKERS = re.compile(
     r"\(\s*[一二三四五六七八九十百\d]{1,4}\s*\)"  # （一） (1)
     r"|[\u2460-\u2473\u2776-\u277f]"  # ① … ⑳, ❶ … ❿
-    r"|(?:^|(?<=\n))\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、](?!\d)"  # 1. 一、 at line start
+    r"|^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、](?!\d)",  # 1. 一、 at a line's start
+    re.MULTILINE,
 )
 _ARABIC = re.compile(r"\d+")
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -45,12 +46,30 @@ _TRAILING_FRAME = re.compile(
 _QUOTE_MARKS = "“”\"「」『』‘’'"
 
 
+@cache
+def _fold_table() -> list[int]:
+    """`textnorm.fold_width`'s table as a list indexed by code point, up to the last character
+    it folds: str.translate finds each character there without the KeyError that a dict raises
+    for every character it does not map (half the cost on Chinese text); characters past the
+    end are kept, as fold_width keeps them."""
+    table = list(range(max(HALF_WIDTH) + 1))
+    for code, target in HALF_WIDTH.items():
+        table[code] = target
+    return table
+
+
+def _arabic_to_cn(match: re.Match[str]) -> str:
+    return int_to_cn(int(match.group()))
+
+
 @lru_cache(maxsize=65_536)
 def normalize_for_compare(text: str) -> str:
     """The comparison key of a text: its words only, numerals in Chinese, no markers."""
-    text = _MARKUP.sub("", fold_width(text))
+    text = text.translate(_fold_table())
+    if "<" in text:
+        text = _MARKUP.sub("", text)
     text = _ITEM_MARKERS.sub("", text)
-    text = _ARABIC.sub(lambda m: int_to_cn(int(m.group())), text)
+    text = _ARABIC.sub(_arabic_to_cn, text)
     return _NOT_WORD.sub("", text).lower()
 
 
