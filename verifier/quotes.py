@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Container, Iterable, Sequence
+from array import array
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import add
@@ -77,7 +78,7 @@ class _Span:
     length: int
 
 
-def _best_span(quote: str, article: _PreparedArticle, floor: float = 0.0) -> _Span:
+def _best_span(quote: str, article: _Runs, floor: float = 0.0) -> _Span:
     """The run of consecutive sentences of the article most similar to quote (normalised), the
     first of the best; only runs scoring above floor count (none: a span of score floor)."""
     best = _Span(floor, 0, -1, 0)
@@ -122,16 +123,20 @@ def _verdict(score: float, support: float) -> QuoteVerdict:
 
 
 @dataclass(frozen=True, slots=True)
-class _PreparedArticle:
-    raw_sentences: tuple[str, ...]
-    sentences: tuple[str, ...]
+class _Runs:
+    """What the search for the best run of sentences needs of an article."""
+
     text: str  # the normalised sentences joined
     bounds: tuple[int, ...]  # where each sentence starts in text, then len(text)
 
 
-@lru_cache(maxsize=16384)
-def _prepare_article(article_text: str) -> _PreparedArticle:
-    """Split and normalise an article once (article texts are few and checked many times)."""
+@dataclass(frozen=True, slots=True)
+class _PreparedArticle(_Runs):
+    raw_sentences: tuple[str, ...]  # the sentences as written, one for each of bounds but the last
+
+
+def _prepare(article_text: str) -> _PreparedArticle:
+    """Split an article into sentences and normalise them."""
     raw = split_sentences(article_text)
     normalised = [normalize_for_compare(s) for s in raw]
     kept = [(r, n) for r, n in zip(raw, normalised, strict=True) if n]
@@ -139,11 +144,14 @@ def _prepare_article(article_text: str) -> _PreparedArticle:
     for _, normalised_sentence in kept:
         bounds.append(bounds[-1] + len(normalised_sentence))
     return _PreparedArticle(
-        raw_sentences=tuple(r for r, _ in kept),
-        sentences=tuple(n for _, n in kept),
         text="".join(n for _, n in kept),
         bounds=tuple(bounds),
+        raw_sentences=tuple(r for r, _ in kept),
     )
+
+
+# Once per article text (article texts are few and checked many times).
+_prepare_article = lru_cache(maxsize=16384)(_prepare)
 
 
 def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> QuoteScore:
@@ -209,13 +217,19 @@ class QuoteIndex(Generic[K]):
     candidates by the idf-weighted share of bigrams shared with the quote (of the smaller of the
     two, so a one-款 quote finds its long article and a padded quote its short one; bigrams in
     more than a tenth of the candidates are ignored), then scores the best PREFILTER_KEEP
-    exactly with `compare_quote`.
+    exactly with `compare_quote`. The index keeps each candidate's normalised sentences, so a
+    lookup in a kept index splits and normalises none of them.
     """
 
     def __init__(self, candidates: Iterable[tuple[K, str]]) -> None:
         self._keys: list[K] = []
         self._texts: list[str] = []
         self._lengths: list[int] = []
+        # Each candidate's _Runs: its normalised sentences joined, and all their bounds in one
+        # array (candidate i's from _bounds_at[i] to _bounds_at[i + 1]).
+        self._runs_texts: list[str] = []
+        self._bounds = array("I")
+        self._bounds_at = array("I", [0])
         postings: dict[str, list[int]] = {}
         for key, text in candidates:
             normalised = normalize_for_compare(text)
@@ -225,6 +239,10 @@ class QuoteIndex(Generic[K]):
             self._lengths.append(len(normalised))
             for gram in _bigrams(normalised):
                 postings.setdefault(gram, []).append(index)
+            runs = _prepare(text)
+            self._runs_texts.append(runs.text)
+            self._bounds.extend(runs.bounds)
+            self._bounds_at.append(len(self._bounds))
         count = len(self._keys)
         common = _common_limit(count)
         self._unseen_idf = math.log(count + 1)
@@ -243,16 +261,24 @@ class QuoteIndex(Generic[K]):
     def to_plain(self) -> tuple[Any, ...]:
         """The built index as plain values (for `marshal`; keys must be plain too)."""
         return (self._keys, self._texts, self._lengths, self._postings, self._common,
-                self._weights, self._unseen_idf)  # fmt: skip
+                self._weights, self._unseen_idf, self._runs_texts, self._bounds.tobytes(),
+                self._bounds_at.tobytes())  # fmt: skip
 
     @classmethod
     def from_plain(cls, plain: tuple[Any, ...]) -> QuoteIndex[K]:
         """The index `to_plain` described, without building it again."""
         index = cls(())
         (index._keys, index._texts, index._lengths, index._postings, index._common,
-         index._weights, index._unseen_idf) = plain  # fmt: skip
+         index._weights, index._unseen_idf, index._runs_texts, bounds, bounds_at) = plain  # fmt: skip
+        index._bounds.frombytes(bounds)
+        index._bounds_at = array("I", bounds_at)
         index._idf = _idf_table(len(index._keys))
         return index
+
+    def _runs(self, index: int) -> _Runs:
+        """Candidate index's normalised sentences, as `_prepare` made them."""
+        at = self._bounds_at
+        return _Runs(self._runs_texts[index], tuple(self._bounds[at[index] : at[index + 1]]))
 
     def _shortlist(self, quote: str) -> list[int]:
         """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""
@@ -313,12 +339,10 @@ class QuoteIndex(Generic[K]):
     ) -> list[tuple[K, QuoteScore]]:
         """The candidates (key, score) the quote best matches, best first; keys in exclude
         (the cited article itself) are skipped."""
-        variants = _prepare_quote(quote)
-        if not self._keys or not variants[0][1]:
-            return []
-        shortest = min((normalised for _, normalised in variants), key=len)
-        shortlist = [i for i in self._shortlist(shortest) if self._keys[i] not in exclude]
-        return _rescore(variants, self._keys, self._texts, shortlist, limit, min_score)
+        return [
+            (self._keys[index], _scored(variant, span, _prepare_article(self._texts[index])))
+            for index, variant, span in self._best_runs(quote, limit, min_score, exclude)
+        ]
 
     def locate_scores(
         self,
@@ -330,17 +354,20 @@ class QuoteIndex(Generic[K]):
     ) -> list[tuple[K, float]]:
         """`locate` with each candidate's score only (`QuoteScore.score`), for a caller that
         needs no more: the clause support and matched text of each are not made."""
+        return [
+            (self._keys[index], round(span.score, 4))
+            for index, _, span in self._best_runs(quote, limit, min_score, exclude)
+        ]
+
+    def _best_runs(
+        self, quote: str, limit: int, min_score: float, exclude: Container[K]
+    ) -> list[tuple[int, str, _Span]]:
         variants = _prepare_quote(quote)
         if not self._keys or not variants[0][1]:
             return []
         shortest = min((normalised for _, normalised in variants), key=len)
         shortlist = [i for i in self._shortlist(shortest) if self._keys[i] not in exclude]
-        return [
-            (self._keys[index], round(span.score, 4))
-            for _, index, _, span, _ in _best_runs(
-                variants, self._texts, shortlist, limit, min_score
-            )
-        ]
+        return _best_runs(variants, self._runs, shortlist, limit, min_score)
 
 
 def _common_limit(count: int) -> int:
@@ -361,32 +388,15 @@ def _bigrams(text: str) -> dict[str, None]:
     return dict.fromkeys(map(add, text, text[1:]))
 
 
-def _rescore(
-    variants: Sequence[tuple[str, str]],
-    keys: Sequence[K],
-    texts: Sequence[str],
-    shortlist: Iterable[int],
-    limit: int,
-    min_score: float,
-) -> list[tuple[K, QuoteScore]]:
-    """Score the shortlisted candidates exactly; the best `limit` at or above min_score."""
-    return [
-        (keys[index], _scored(variant, span, article))
-        for _, index, variant, span, article in _best_runs(
-            variants, texts, shortlist, limit, min_score
-        )
-    ]
-
-
 def _best_runs(
     variants: Sequence[tuple[str, str]],
-    texts: Sequence[str],
+    runs_of: Callable[[int], _Runs],
     shortlist: Iterable[int],
     limit: int,
     min_score: float,
-) -> list[tuple[float, int, str, _Span, _PreparedArticle]]:
-    """The shortlisted candidates' best runs of sentences scoring at least min_score, the best
-    `limit` (score, index, variant, run, article), best first.
+) -> list[tuple[int, str, _Span]]:
+    """Score the shortlisted candidates exactly: the best `limit` at or above min_score (index,
+    variant, best run of sentences), best first.
 
     A variant skipped for its bound scores below a variant scored, so the best variant scored
     is the one `_score` would choose from all of them (the first of the highest score); a run
@@ -394,7 +404,7 @@ def _best_runs(
     floor = _floor(min_score)
     spans = []
     for index in shortlist:
-        article = _prepare_article(texts[index])
+        article = runs_of(index)
         best_variant, best = variants[0][0], _Span(0.0, 0, -1, 0)
         for raw, norm in variants:
             # No run of the article shares more with the quote than the whole article does,
@@ -406,9 +416,9 @@ def _best_runs(
             if span.score > best.score:
                 best_variant, best = raw, span
         if best.score >= min_score:
-            spans.append((best.score, index, best_variant, best, article))
+            spans.append((best.score, index, best_variant, best))
     spans.sort(key=lambda found: (found[0], found[1]), reverse=True)
-    return spans[:limit]
+    return [(index, variant, span) for _, index, variant, span in spans[:limit]]
 
 
 def _lcs_shortlist(quote: str, candidates: Sequence[str]) -> list[int]:
@@ -443,8 +453,12 @@ def best_location(
     pairs = list(candidates)
     if not pairs or not variants[0][1]:
         return []
-    keys = [key for key, _ in pairs]
     texts = [text for _, text in pairs]
     shortest = min((normalised for _, normalised in variants), key=len)
     shortlist = _lcs_shortlist(shortest, [normalize_for_compare(t) for t in texts])
-    return _rescore(variants, keys, texts, shortlist, limit, min_score)
+    return [
+        (pairs[index][0], _scored(variant, span, _prepare_article(texts[index])))
+        for index, variant, span in _best_runs(
+            variants, lambda i: _prepare_article(texts[i]), shortlist, limit, min_score
+        )
+    ]
