@@ -33,9 +33,15 @@ _UPPER = frozenset(
 _SUFFIX_BOUNDS = frozenset({"以上", "以下", "以内", "之内", "内"})
 _PREFIX_BOUNDS = "|".join(sorted((_LOWER | _UPPER) - _SUFFIX_BOUNDS, key=len, reverse=True))
 
-# One pass over the text; the alternatives are tried in this order at each position.
+# Every character a quantity can start with: a numeral, 双, 半, or a bound word written before.
+_STARTS = "".join(sorted({word[0] for word in (_LOWER | _UPPER) - _SUFFIX_BOUNDS}))
+
+# One pass over the text; the alternatives are tried in this order at each position. The
+# lookahead only turns away, cheaply, the positions where none of them can start (most of a
+# statute's characters), and so changes no match.
 _QUANTITY = re.compile(
     rf"""
+    (?=[\d{_CN}双半{_STARTS}])
     (?P<pre>{_PREFIX_BOUNDS})?
     (?:
         (?P<den>{_NUM})分之(?P<numer>{_NUM})                       # 三分之二, 百分之五十
@@ -56,6 +62,11 @@ _QUANTITY = re.compile(
     re.VERBOSE,
 )
 
+_ARABIC = re.compile(r"(\d+(?:\.\d+)?)([十百千万亿]*)")
+_MONTH_FOLLOWS = re.compile(rf"{_NUM}月")  # after 2023年: a date
+# The low end of a range written without its unit, before the high end: 三至五年.
+_RANGE_LOW = re.compile(rf"(?<!第)({_NUM})\s*(?:至|到|-|－|~|～|—)\s*$")
+
 _DAYS = {"小时": 1 / 24, "日": 1.0, "天": 1.0, "工作日": 1.0, "周": 7.0, "星期": 7.0}
 _DAYS |= {"个月": 365 / 12, "月": 365 / 12, "年": 365.0}
 _PERSONS = {"人", "名", "位"}
@@ -75,10 +86,12 @@ class _Interval:
         return above and below
 
 
+@lru_cache(maxsize=4096)
 def _read_number(text: str) -> float | None:
-    """A numeral as a float: Arabic (with , and decimals, then 万/亿 …) or Chinese."""
+    """A numeral as a float: Arabic (with , and decimals, then 万/亿 …) or Chinese (memoised:
+    answers and articles use the same few numerals)."""
     text = text.replace(",", "")
-    arabic = re.fullmatch(r"(\d+(?:\.\d+)?)([十百千万亿]*)", text)
+    arabic = _ARABIC.fullmatch(text)
     if arabic:
         value = float(arabic.group(1))
         for unit in arabic.group(2):
@@ -137,7 +150,7 @@ def _classify(match: re.Match[str], text: str) -> tuple[QuantityKind, float, str
     base = unit.removeprefix("个")
     if base in _DAYS:
         if base == "年" and (
-            _is_year_numeral(numeral, value) or re.match(rf"{_NUM}月", text[match.end() :])
+            _is_year_numeral(numeral, value) or _MONTH_FOLLOWS.match(text, match.end())
         ):
             return None  # a date: 2023年, 二〇二三年, 2023年8月
         if base == "日" and match.start() > 0 and text[match.start() - 1] in "月号":
@@ -207,7 +220,12 @@ def _bare_range_low(text: str, high: Quantity) -> Quantity | None:
     """The unit-less low end of a range before high (三至五年 -> 三年), read in high's unit."""
     if high.kind == "ratio" or high.bound or high.surface.startswith(("双", "半")):
         return None
-    before = re.search(rf"(?<!第)({_NUM})\s*(?:至|到|-|－|~|～|—)\s*$", text[: high.start])
+    joiner = high.start
+    while joiner > 0 and text[joiner - 1].isspace():  # what \s matches
+        joiner -= 1
+    if joiner == 0 or text[joiner - 1] not in _RANGE_JOINERS:
+        return None  # most quantities: no range joiner before them, so no search back
+    before = _RANGE_LOW.search(text, 0, high.start)
     value = _read_number(before.group(1)) if before else None
     if before is None or value is None:
         return None

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
-from verifier.models import CheckResult, Facts, Summary, Support, Verdict
+from verifier.models import CheckResult, Facts, QuoteCheck, Resolved, Summary, Support, Verdict
 
 # Badge label per status (and per reason where the status alone is not enough).
 BADGES: dict[str, str] = {
@@ -33,42 +35,69 @@ def badge_label(verdict: Verdict) -> str:
     return BADGES[verdict.status]
 
 
-_FIELDS: dict[type, tuple[str, ...] | None] = {}
+# Values JSON takes as they are: no walk into them.
+_SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+
+_LAYOUTS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] | None] = {}
 
 
-def _field_names(kind: type) -> tuple[str, ...] | None:
-    """A dataclass's field names, None for any other type (looked up once per type)."""
+def _layout(kind: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] | None:
+    """A dataclass's field names and a getter of all their values at once (one C call), None
+    for any other type (looked up once per type)."""
     try:
-        return _FIELDS[kind]
+        return _LAYOUTS[kind]
     except KeyError:
         fields = getattr(kind, "__dataclass_fields__", None)
-        names = _FIELDS[kind] = None if fields is None else tuple(fields)
-        return names
+        layout = None
+        if fields is not None:
+            names = tuple(fields)
+            getter = attrgetter(*names) if len(names) > 1 else _single_or_none(names)
+            layout = (names, getter)
+        _LAYOUTS[kind] = layout
+        return layout
+
+
+def _single_or_none(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The getter of a dataclass with one field or none (attrgetter of one name is no tuple)."""
+    if not names:
+        return lambda value: ()
+    get = attrgetter(names[0])
+    return lambda value: (get(value),)
 
 
 def plain(value: Any) -> Any:
     """Frozen dataclasses (and tuples of them) as JSON-ready dicts and lists.
 
-    Like dataclasses.asdict, without its deep copies (it was a tenth of a `check --jsonl`).
+    Like dataclasses.asdict, without its deep copies (it was a tenth of a `check --jsonl`); a
+    str, number, bool or None is taken as it is, without a call per field.
     """
-    names = _field_names(type(value))
-    if names is not None:
-        return {name: plain(getattr(value, name)) for name in names}
+    layout = _layout(type(value))
+    if layout is not None:
+        names, get = layout
+        return {
+            name: field if type(field) in _SCALARS else plain(field)
+            for name, field in zip(names, get(value), strict=True)
+        }
     if isinstance(value, tuple | list):
-        return [plain(item) for item in value]
+        return [item if type(item) in _SCALARS else plain(item) for item in value]
     return value
 
 
 def _plain_present(value: Any) -> Any:
     """plain(value) without the fields that are None or empty, at every depth (one pass)."""
-    names = _field_names(type(value))
-    if names is not None:
+    layout = _layout(type(value))
+    if layout is not None:
+        names, get = layout
         data = {}
-        for name in names:
-            field = getattr(value, name)
-            if field is None or (isinstance(field, tuple | list) and not field):
+        for name, field in zip(names, get(value), strict=True):
+            if field is None:
                 continue
-            data[name] = _plain_present(field)
+            if type(field) in _SCALARS:
+                data[name] = field
+            elif not isinstance(field, tuple | list):
+                data[name] = _plain_present(field)
+            elif field:
+                data[name] = [_plain_present(item) for item in field]
         return data
     if isinstance(value, tuple | list):
         return [_plain_present(item) for item in value]
@@ -88,35 +117,53 @@ def verdict_to_json(verdict: Verdict, *, with_text: bool = True) -> dict[str, An
     statute database are left out: the quote's and the claim's (their spans stay), the
     article's (`resolved.article_text`) and the successors' texts; half the size of a batch.
     """
-    data: dict[str, Any] = verdict.citation.to_json()
+    data = _citation_json(verdict, with_text)
     data.update(
-        status=verdict.status,
-        reason=verdict.reason,
-        badge=badge_label(verdict),
-        facts=facts_to_json(verdict.facts),
-        resolved=plain(verdict.resolved) if verdict.resolved else None,
-        quote_check={
-            "verdict": verdict.quote_check.verdict,
-            "score": verdict.quote_check.score,
-            "found_in": plain(verdict.quote_check.found_in),
-        },
+        facts=_facts_json(verdict.facts, with_text),
+        resolved=_resolved_json(verdict.resolved, with_text),
+        quote_check=_quote_check_json(verdict.quote_check),
         number_conflicts=plain(verdict.number_conflicts),
         support=support_to_json(verdict.support),
     )
-    if not with_text:
-        _drop_texts(data)
     return data
 
 
-def _drop_texts(data: dict[str, Any]) -> None:
-    for span in ("quote", "claim"):
-        if data.get(span):
-            data[span].pop("text", None)
-    if data["resolved"]:
-        data["resolved"].pop("article_text", None)
-    facts = data["facts"]
-    for ref in (*facts.get("successors", ()), facts.get("corresponding") or {}):
-        ref.pop("text", None)
+def _citation_json(verdict: Verdict, with_text: bool) -> dict[str, Any]:
+    """The extractor's fields of the citation, then status, reason and badge."""
+    data: dict[str, Any] = verdict.citation.to_json()
+    if not with_text:
+        for span in ("quote", "claim"):
+            if data[span]:
+                del data[span]["text"]
+    data["status"] = verdict.status
+    data["reason"] = verdict.reason
+    data["badge"] = badge_label(verdict)
+    return data
+
+
+def _facts_json(facts: Facts, with_text: bool) -> dict[str, Any]:
+    data = facts_to_json(facts)
+    if not with_text:
+        for ref in (*data.get("successors", ()), data.get("corresponding") or {}):
+            ref.pop("text", None)
+    return data
+
+
+def _resolved_json(resolved: Resolved | None, with_text: bool) -> dict[str, Any] | None:
+    if resolved is None:
+        return None
+    data: dict[str, Any] = plain(resolved)
+    if not with_text:
+        del data["article_text"]
+    return data
+
+
+def _quote_check_json(quote_check: QuoteCheck) -> dict[str, Any]:
+    return {
+        "verdict": quote_check.verdict,
+        "score": quote_check.score,
+        "found_in": plain(quote_check.found_in),
+    }
 
 
 def support_to_json(support: Support) -> dict[str, Any]:

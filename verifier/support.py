@@ -46,13 +46,15 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import filterfalse
+from operator import add
 from weakref import WeakKeyDictionary
 
 from rapidfuzz import fuzz
 
 from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
-from verifier.content import FOUND_IN_LIMIT, compare_memoised, version_index
+from verifier.content import FOUND_IN_LIMIT, ArticleKey, compare_memoised, version_index
 from verifier.memo import recall
 from verifier.models import (
     NO_SUPPORT,
@@ -115,7 +117,7 @@ def content_bigrams(normalised: str) -> frozenset[str]:
     """The character bigrams of a normalised text, stock phrases cut out first."""
     grams: set[str] = set()
     for segment in _STOCK.split(normalised):
-        grams.update(segment[i : i + 2] for i in range(len(segment) - 1))
+        grams.update(map(add, segment, segment[1:]))  # each character joined to the next
     return frozenset(grams)
 
 
@@ -164,7 +166,7 @@ def _conditions_left_out(content: str, passage: str) -> list[Difference]:
         key = normalize_for_compare(clause)
         if len(key) < 4 or len(key) > len(content):
             continue
-        if fuzz.partial_ratio(key, content) < CONDITION_FOUND:
+        if fuzz.partial_ratio(key, content, score_cutoff=CONDITION_FOUND) < CONDITION_FOUND:
             missing.append(Difference("condition", "", clause))
     return missing
 
@@ -217,17 +219,13 @@ def _judge(
     best_other: float | None = None
     if passage.score < VERBATIM_SCORE:
         index = version_index(repo, version.id)
-        distinctive = [gram for gram in grams if not index.is_common(gram)]
+        distinctive = list(filterfalse(index.is_common, grams))
         if len(distinctive) < MIN_CONTENT_BIGRAMS:
             return _stock_only(passage, distinctive, article_text)
         _, shares = index.coverage(distinctive)
         cited = (number, suffix or None)
-        coverage = round(sum(s for (key, _), s in shares.items() if key == cited), 4)
-        others = sorted(
-            ((share, label) for (key, label), share in shares.items() if key != cited),
-            reverse=True,
-        )
-        best_other = round(others[0][0], 4) if others else 0.0
+        coverage, top_other = _cited_and_top_other(shares, cited)
+        best_other = round(top_other, 4)
         # Relative evidence: unsupported needs another article that holds the content better,
         # a clear location elsewhere, or content with no footing in the article (neither its
         # distinctive words nor its wording). Weak evidence is not enough when the cited article
@@ -245,8 +243,7 @@ def _judge(
         if rival or elsewhere or lacking:
             better = tuple(
                 FoundIn(law.name, label, version.label, round(share, 4), "same_law")
-                for share, label in others
-                if share >= CLEAR_COVERAGE and share >= coverage + CLEAR_MARGIN
+                for share, label in _clearly_better(shares, cited, coverage, top_other)
             )
             places = {
                 (p.law, p.article_label, p.version_label): p for p in reversed(clear + better)
@@ -265,6 +262,42 @@ def _judge(
     # A text another version of the article holds better is that version's wording: partly.
     verdict: SupportVerdict = "supports" if faithful and not (differences or clear) else "partly"
     return _support(verdict, passage, coverage, best_other, differences, clear)
+
+
+def _cited_and_top_other(
+    shares: dict[tuple[ArticleKey, str], float], cited: ArticleKey
+) -> tuple[float, float]:
+    """The cited article's share rounded to 4 places (summed in the index's order, should a
+    key repeat) and the highest share of any other article (0.0 when none holds any): one pass
+    over what may be every article of the law, where sorting them all was a tenth of support."""
+    held = []
+    top_other = 0.0
+    for (key, _), share in shares.items():
+        if key == cited:
+            held.append(share)
+        elif share > top_other:
+            top_other = share
+    return round(sum(held), 4), top_other
+
+
+def _clearly_better(
+    shares: dict[tuple[ArticleKey, str], float],
+    cited: ArticleKey,
+    coverage: float,
+    top_other: float,
+) -> list[tuple[float, str]]:
+    """(share, label) of the other articles holding at least CLEAR_COVERAGE of the content and
+    CLEAR_MARGIN more than the cited one, highest first (none when even the top one does not)."""
+    if top_other < CLEAR_COVERAGE or top_other < coverage + CLEAR_MARGIN:
+        return []
+    return sorted(
+        (
+            (share, label)
+            for (key, label), share in shares.items()
+            if key != cited and share >= CLEAR_COVERAGE and share >= coverage + CLEAR_MARGIN
+        ),
+        reverse=True,
+    )
 
 
 def _defines_its_term(quote: str, article_text: str) -> bool:
