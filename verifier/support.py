@@ -122,6 +122,13 @@ def content_bigrams(normalised: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=16384)
+def _stated_bigrams(quote: str) -> frozenset[str]:
+    """content_bigrams of the quote's shortest normalised variant (memoised: one recitation is
+    often stated for several citations, 第十九条、第二十条规定：…)."""
+    return content_bigrams(min((normalize_for_compare(v) for v in quote_variants(quote)), key=len))
+
+
+@lru_cache(maxsize=16384)
 def item_passages(article_text: str) -> tuple[str, ...]:
     """Each list item of the article read into its lead-in: the lead's 有下列情形之一的 replaced
     by the item (or the item appended to a lead without one), as one sentence."""
@@ -205,8 +212,7 @@ def _judge(
     suffix: str | None,
     quote_check: QuoteCheck,
 ) -> Support:
-    content = min((normalize_for_compare(v) for v in quote_variants(quote)), key=len)
-    grams = content_bigrams(content)
+    grams = _stated_bigrams(quote)
     passage = _best_passage(quote, article_text)
     if len(grams) < MIN_CONTENT_BIGRAMS:
         return _stock_only(passage, grams, article_text)
