@@ -4,7 +4,8 @@
 
 Each command runs --runs times in a new process (after `lexgate db init`; the statute
 snapshot, the article texts and the quote indexes in LEXGATE_CACHE_DIR are made by the first
-run, so the first batch run is reported apart); wall and CPU (user + system of the child) are
+run, so the first batch run is reported apart; `check --jsonl` of the first answer alone is
+the batch's fixed cost: imports, settings, the snapshot); wall and CPU (user + system of the child) are
 reported as best and median, with the load average, since the 2 cores are shared with other
 jobs. The batch commands are the ones issue 16 names: `lexgate check --jsonl` and `lexgate
 extract --jsonl` over ../shared/eval/flzx_dev_answers.jsonl (2,750 answers), output discarded.
@@ -87,6 +88,11 @@ def main(argv: list[str] | None = None) -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores)")
     runs("lexgate --help", [LEXGATE, "--help"], args.runs)
     runs("lexgate check - (one citation)", [LEXGATE, "check", "-"], args.runs, SMALL)
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8") as one:
+        one.write(ANSWERS.open(encoding="utf-8").readline())
+        one.flush()
+        runs("check --jsonl (the first answer)", [LEXGATE, "check", "--jsonl", one.name],
+             args.runs)  # fmt: skip
     batch = [LEXGATE, "check", "--jsonl", str(ANSWERS)]
     with tempfile.TemporaryDirectory(prefix="lexgate-startup-") as cache:
         os.environ["LEXGATE_CACHE_DIR"] = cache
