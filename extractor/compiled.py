@@ -13,7 +13,6 @@ where they differ, the pattern is compiled the usual way.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import marshal
 import os
@@ -22,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from textnorm.marshalled import write_marshalled
 
 try:
     import _sre
@@ -46,7 +47,7 @@ def kept_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
             compiled = _sre.compile(pattern, *program)
         except Exception:  # pragma: no cover - another CPython's internals
             return re.compile(pattern, flags)
-        _write(path, program)
+        write_marshalled(path, program)  # a directory that cannot be written: done without
     return compiled
 
 
@@ -78,18 +79,3 @@ def _read(path: Path, pattern: str) -> re.Pattern[str] | None:
         return _sre.compile(pattern, *program)
     except Exception:  # missing, unreadable, or a program the engine refuses
         return None
-
-
-def _write(path: Path, program: tuple[Any, ...]) -> None:
-    """Keep the program atomically (a reader sees the old file or the new one); a directory
-    that cannot be written is done without."""
-    with contextlib.suppress(OSError, ValueError):
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                marshal.dump(program, out)
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise

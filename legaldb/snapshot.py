@@ -19,7 +19,6 @@ import marshal
 import os
 import re
 import sqlite3
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from urllib.parse import quote
 
 from legaldb.index import StatuteIndex
 from legaldb.models import Manifest
+from textnorm.marshalled import read_marshalled, write_marshalled
 
 SNAPSHOT_FORMAT = 6  # raise when the layout of to_plain() or of the stamp changes
 STATUTE_TABLES = ("law", "law_alias", "version", "article", "repeal_event", "correspondence")
@@ -94,33 +94,6 @@ def derived_dir(cache_dir: Path, stamp: Stamp) -> Path:
     """Where data derived from these statutes is kept (the verifier's quote indexes): one
     directory per content stamp, so nothing derived from other statutes is ever read."""
     return cache_dir / f"derived-{hashlib.sha256(repr(stamp).encode()).hexdigest()[:16]}"
-
-
-def read_marshalled(path: Path) -> object | None:
-    """The value marshalled in path; None when missing or unreadable."""
-    try:
-        return marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-
-
-def write_marshalled(path: Path, value: Any) -> bool:
-    """Write value atomically (a reader sees the old file or the new one); False when the
-    directory cannot be written (the caller works on without the file)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                marshal.dump(value, out)
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
-    except (OSError, ValueError):
-        return False
-    return True
 
 
 def read_snapshot(path: Path, stamp: Stamp) -> tuple[StatuteIndex, tuple[Manifest, ...]] | None:

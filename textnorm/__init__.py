@@ -1,4 +1,5 @@
-"""Leaf helpers shared by every package: numerals, full-width folding, law-name normalisation.
+"""Leaf helpers shared by every package: numerals, full-width folding, law-name normalisation
+(and `textnorm.marshalled`, files of plain values written atomically).
 
 It imports nothing of LexGate, so `extractor` and `legaldb` can both use it without
 knowing of each other.
