@@ -67,7 +67,7 @@ from verifier.models import (
     SupportVerdict,
 )
 from verifier.numbers import number_conflicts
-from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE
+from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE, quote_similarity
 from verifier.textnorm_quote import normalize_for_compare, quote_variants
 
 STOCK_PHRASES: tuple[str, ...] = (
@@ -157,9 +157,10 @@ def _best_passage(quote: str, article_text: str) -> QuoteScore:
     if best.score >= SUPPORTS_SCORE:
         return best
     for passage in item_passages(article_text):
-        scored = compare_memoised(quote, passage)
-        if scored.score > best.score:
-            best = scored
+        # Exact whenever it is at least best.score (else lower): only a better passage is
+        # compared in full, clause support and all.
+        if quote_similarity(quote, passage, best.score) > best.score:
+            best = compare_memoised(quote, passage)
     return best
 
 
