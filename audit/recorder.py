@@ -16,6 +16,7 @@ import json
 import uuid
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
@@ -38,6 +39,7 @@ from gate.models import Assessment, AttemptRecord, Fact, Failure, RoundRecord, S
 from gate.policy import Policy
 from gate.provisions import provision_of
 from gate.rounds import open_round, record_attempt
+from legaldb.models import Manifest
 from legaldb.repository import StatuteRepository
 from verifier.models import Verdict
 
@@ -49,6 +51,7 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+@lru_cache(maxsize=64)  # a Policy is frozen: its id never changes (and most are the default)
 def policy_id(policy: Policy) -> str:
     """A short id of a policy: the first 16 hex of the sha256 of its canonical JSON."""
     digest = hashlib.sha256(canonical_json(policy.model_dump(mode="json")).encode())
@@ -60,9 +63,23 @@ def answer_sha256(answer: str) -> str:
     return hashlib.sha256(answer.encode("utf-8")).hexdigest()
 
 
+MAX_CLEAN_TEXTS = 16384
+_clean_texts: set[str] = set()
+"""Short texts found free of personal data, which are stored as they are: the standards'
+wording, facts, law names and citations recur from answer to answer and are masked once per
+process (a text in which masking finds anything is never kept here)."""
+
+
 def _masked(text: str | None) -> str | None:
+    if text is None or text in _clean_texts:
+        return text
     # PostgreSQL text cannot hold NUL: stored as U+FFFD on both backends (the hash keeps the raw).
-    return None if text is None else mask_pii(text).text.replace("\x00", "\ufffd")
+    masked = mask_pii(text).text.replace("\x00", "\ufffd")
+    if masked == text and len(text) <= 300:
+        if len(_clean_texts) >= MAX_CLEAN_TEXTS:
+            _clean_texts.clear()
+        _clean_texts.add(text)
+    return masked
 
 
 def _clip(text: str | None, length: int) -> str | None:
@@ -253,10 +270,9 @@ def _case_row(
     round_: RoundRecord,
     subject: str | None,
     session: str,
-    repo: StatuteRepository,
+    manifest: Manifest,
     recorded_at: datetime,
 ) -> Row:
-    manifest = repo.manifest()
     return {
         "case_id": case_id,
         "recorded_at": recorded_at,
@@ -506,6 +522,7 @@ def record_many(
     entries: dict[str, tuple[str, str, str]] = {}
     case_ids: list[str] = []
     continuing: list[tuple[Recording, str, str | None, datetime]] = []
+    manifest: Manifest | None = None  # the statutes' (once for all the new cases)
     for recording in recordings:
         round_ = recording.round
         if not round_.attempts:
@@ -520,7 +537,8 @@ def record_many(
             case_ids.append(recording.case_id)
             continue
         case_id = uuid.uuid4().hex
-        batch.cases.append(_case_row(case_id, round_, subject, session, repo, at))
+        manifest = manifest or repo.manifest()
+        batch.cases.append(_case_row(case_id, round_, subject, session, manifest, at))
         batch.add_attempts(case_id, round_, round_.attempts, at)
         case_ids.append(case_id)
     if not case_ids:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from functools import cache
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -76,24 +76,30 @@ def gateway(
 
 
 def _run(factory: str, host: str, port: int, workers: int) -> None:
-    """uvicorn over the app factory `factory`, as every LexGate server runs."""
+    """uvicorn over the app factory `factory`, as every LexGate server runs; several workers
+    each listen on a socket of their own where the kernel spreads connections over them
+    (`web.listeners`)."""
     import uvicorn
 
     from lexgate.settings import get_settings
+    from web.listeners import balanced_listeners, run_workers
 
     settings = get_settings()
-    uvicorn.run(
-        factory,
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        proxy_headers=True,
-        forwarded_allow_ips=settings.web_forwarded_allow_ips,
-        log_level="info",
-        timeout_keep_alive=settings.web_keep_alive_s,
-        timeout_worker_healthcheck=WORKER_STARTUP_S,
-    )
+    options: dict[str, Any] = {
+        "factory": True,
+        "host": host,
+        "port": port,
+        "workers": workers,
+        "proxy_headers": True,
+        "forwarded_allow_ips": settings.web_forwarded_allow_ips,
+        "log_level": "info",
+        "timeout_keep_alive": settings.web_keep_alive_s,
+        "timeout_worker_healthcheck": WORKER_STARTUP_S,
+    }
+    if workers > 1 and balanced_listeners():
+        run_workers(uvicorn.Config(factory, **options))
+    else:
+        uvicorn.run(factory, **options)
 
 
 def _url(host: str, port: int) -> str:

@@ -9,14 +9,7 @@ from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
 from gate import premise
-from web.deps import (
-    AuditToolsDep,
-    GateKeyDep,
-    PremiseKeyDep,
-    RecordWriterDep,
-    RepoDep,
-    TodayDep,
-)
+from web.deps import GateKeyDep, GateServiceDep, PremiseKeyDep, RepoDep, TodayDep
 from web.recording import GateOutcome, GateRequestData, assess_request, find_round
 from web.schemas import (
     ERROR_RESPONSES,
@@ -65,12 +58,7 @@ def gate_response(outcome: GateOutcome) -> dict[str, Any]:
 
 @router.post("/gate", response_model=GateResponse, responses=GATE_RESPONSES)
 async def gate_answer(
-    body: GateRequest,
-    _key: GateKeyDep,
-    repo: RepoDep,
-    today: TodayDep,
-    tools: AuditToolsDep,
-    writer: RecordWriterDep,
+    body: GateRequest, _key: GateKeyDep, service: GateServiceDep
 ) -> dict[str, Any]:
     """The gate's decision on `answer`, recorded in the audit trail before it is returned.
 
@@ -78,16 +66,19 @@ async def gate_answer(
     the round's state, and `rerun_request` is what to send to the model next.
     """
     request = GateRequestData(**body.model_dump())
+    tools = service.tools
     found = (
         await run_in_threadpool(find_round, request, tools)
         if request.session_id is not None
         else None
     )
-    assess = partial(assess_request, request, found, repo=repo, tools=tools, today=today)
+    assess = partial(
+        assess_request, request, found, repo=service.repo, tools=tools, today=service.today
+    )
     # The assessment is CPU work, done on the event loop as POST /check's (in the order the
     # requests came); a model judge's HTTP calls go to a thread.
     gated = assess() if tools.judge is None else await run_in_threadpool(assess)
-    return gate_response(await writer.write(gated))
+    return gate_response(await service.writer.write(gated))
 
 
 @router.post("/premise", response_model=PremiseResponse, responses=ERROR_RESPONSES)
