@@ -126,6 +126,39 @@ def test_a_gated_answer_is_stored_masked_and_pseudonymous(
 
 
 @ONLY_SQLITE_STATUTES
+def test_texts_recorded_again_are_masked_again(
+    audit_engine: Engine,
+    statute_repository: StatuteRepository,
+    dev_answers: list[dict[str, Any]],
+    pseudonymizer: Pseudonymizer,
+    store: MappingStore,
+) -> None:
+    """Short texts found free of personal data are masked once per process; one holding some
+    is masked each time: the same seeded question and answer recorded twice, masked twice."""
+    item = dev_answers[0]
+    question, answer = seeded(item["question"]), seeded(item["answer"])
+    assessment = gated(statute_repository, answer, question)
+    for session_id in ("session-1", "session-2"):
+        record_result(
+            audit_engine,
+            answer,
+            assessment,
+            repo=statute_repository,
+            pseudonymizer=pseudonymizer,
+            store=store,
+            session_id=session_id,
+            question=question,
+            now=NOW,
+        )
+    cases, attempts = rows(audit_engine, CASE_TABLE), rows(audit_engine, ATTEMPT_TABLE)
+    assert len(cases) == len(attempts) == 2
+    assert cases[0].question == cases[1].question and "[手机号]" in cases[0].question
+    assert attempts[0].standards == attempts[1].standards
+    stored = repr([*cases, *attempts, *rows(audit_engine, CITATION_TABLE)])
+    assert not [seed for seed in SEEDS if seed in stored]
+
+
+@ONLY_SQLITE_STATUTES
 def test_verdict_details_are_kept_per_citation(
     audit_engine: Engine,
     statute_repository: StatuteRepository,
