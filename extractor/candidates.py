@@ -21,8 +21,10 @@ from extractor.lexicon import PRC_PREFIX, Lexicon
 from textnorm import strip_category
 
 # ---------------------------------------------------------------- pieces of the pattern
-_S = r"[ \t\u3000\xa0]*"
-_N = r"(?:[0-9０-９]{1,5}|[零〇一二两三四五六七八九十百千]{1,8})"
+# Spacing and numerals are possessive (`*+`, `{1,8}+`): what follows them never starts with a
+# space or a numeral, so giving characters back could not lead to a match, only to retries.
+_S = r"[ \t\u3000\xa0]*+"
+_N = r"(?:[0-9０-９]{1,5}+|[零〇一二两三四五六七八九十百千]{1,8}+)"
 _ITEM_N = r"(?:[0-9０-９]{1,3}|[一二三四五六七八九十]{1,3})"
 # 条 used as a measure word (第三条肋骨, 第二条路) is not an article.
 _NOT_ARTICLE = (
@@ -53,7 +55,9 @@ RUN = (
 )
 
 LAW_SUFFIX = r"(?:法典|法|条例|规定|办法|解释|决定|细则|规则|通则|总则|标准|意见|批复|公约|纲要|规范|规程|准则|措施|答复|通知|修正案)"
-TITLE = r"《(?:[^《》\n]|《[^《》\n]{0,60}》){1,100}》"
+# Up to 100 characters or inner titles (one level). A title's end is fixed by its text, so the
+# group is atomic, and the common title without an inner one is matched in one sweep first.
+TITLE = r"(?>《[^《》\n]{1,100}+》|《(?:[^《》\n]|《[^《》\n]{0,60}》){1,100}》)"
 _TITLE_TAIL = (
     r"(?:若干问题的(?:解释|规定|意见)|[\u4e00-\u9fff]{0,8}?编?的解释|实施(?:条例|细则|办法|意见)"
     r"|司法解释|解释)(?:[（(][一二三四五六七八九十]{1,3}[）)])?"
@@ -80,14 +84,14 @@ _LAW = (
     rf"(?:{_S}{_NOTE})?(?:{_GAP_ITEM}){{0,6}}"
     rf"|(?P<ref>{REF_WORDS})(?:{_S}{_NOTE})?(?:{_LINE_GAP_ITEM}){{0,6}})"
 )
-# The leading lookahead lets the engine skip quickly to the few characters a candidate can
-# start with (it cuts the scan time by two thirds).
+_CANDIDATE = rf"(?:{_LAW}?(?P<run>{RUN})|(?P<mention>{TITLE}))"
+# The pattern opens with the set of characters a candidate can start with, so that the engine
+# skips from one such character to the next (a pattern opening with a group or a look-ahead is
+# tried at every character); the candidate is then matched from that character, inside a
+# look-behind, as the group `candidate`. A match's own span is that one character.
 _FIRST_CHARS = '第《“"' + "".join(sorted({word[0] for word in REF_WORDS.split("|")}))
 # Compiled once per machine (extractor.compiled): compiling it took a tenth of a check's start.
-CANDIDATE_RE = kept_pattern(
-    rf"(?=[{_FIRST_CHARS}])"
-    rf"(?:{_LAW}?(?P<run>{RUN})|(?P<mention>{TITLE}))"
-)
+CANDIDATE_RE = kept_pattern(rf"[{_FIRST_CHARS}](?<=(?=(?P<candidate>{_CANDIDATE})).)")
 
 # ---------------------------------------------------------------- looking back from a run
 # Looking back is done on the reversed text just before a run, with anchored matches: an
@@ -395,9 +399,12 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
     found: list[Candidate] = []
     last_end = 0
     cut = cut_title(text)
-    for match in CANDIDATE_RE.finditer(text):
+    search = CANDIDATE_RE.search
+    position = 0
+    while (match := search(text, position)) is not None:
+        start, end = match.span("candidate")
+        position = end
         mention, title, quoted, ref = match.group("mention", "title", "quoted", "ref")
-        start, end = match.span()
         if mention is not None:
             found.append(Candidate("mention", start, end, mention[1:-1]))
             last_end = end
