@@ -30,7 +30,9 @@ _ITEM_N = r"(?:[0-9０-９]{1,3}|[一二三四五六七八九十]{1,3})"
 _NOT_ARTICLE = (
     r"(?!肋|路|街|河|线|鱼|狗|腿|船|短信|信息|消息|微博|评论|建议|理由|途径|出路|人命|命)"
 )
-_ARTICLE = rf"第{_S}{_N}{_S}条{_NOT_ARTICLE}(?:{_S}之[一二三四五六七八九十]{{1,3}})?"
+# What follows 第 and the number in an article (第五条之一), a range (第五至第九条) and a compact
+# list (第五、六条): a run's member is 第 and a number, matched once, then one of these.
+_ARTICLE_TAIL = rf"{_S}条{_NOT_ARTICLE}(?:{_S}之[一二三四五六七八九十]{{1,3}})?"
 _LIST_SEP = rf"{_S}[、，,和及]{_S}"  # inside one 第…款/项/条: 第二、三款, 第十三、十四条
 # A list of 款 or 项 numbers shares one 第…款/项: 第二、三款, 第一、二项, 第（一）、（二）项.
 _PARAGRAPH = rf"第{_S}{_N}(?:{_LIST_SEP}{_N}){{0,10}}{_S}款"
@@ -40,17 +42,17 @@ _ITEM = (
 )
 _ITEMS = rf"{_ITEM}(?:{_S}(?:至|到){_S}{_ITEM})?"  # 第一项至第三项
 _PARTS = rf"(?:{_S}{_PARAGRAPH})?(?:{_S}{_ITEMS})?"
-_ARTICLE_GROUP = rf"{_ARTICLE}{_PARTS}"
 # After 、 a list member may drop its 第: 第十七条、十九条 (never after a comma: 第五条，三条…).
-_BARE_ARTICLE = rf"{_N}{_S}条{_NOT_ARTICLE}(?:{_S}之[一二三四五六七八九十]{{1,3}})?{_PARTS}"
-_RANGE = rf"第{_S}{_N}{_S}(?:条{_S})?(?:至|到|[-－—–~～]){_S}(?:第{_S})?{_N}{_S}条{_NOT_ARTICLE}"
+_BARE_ARTICLE = rf"{_N}{_ARTICLE_TAIL}{_PARTS}"
+_RANGE_TAIL = rf"{_S}(?:条{_S})?(?:至|到|[-－—–~～]){_S}(?:第{_S})?{_N}{_S}条{_NOT_ARTICLE}"
 # 第十三、十四、二十一条: several article numbers sharing one 第…条.
-_COMPACT = rf"第{_S}{_N}(?:{_LIST_SEP}{_N}){{1,10}}{_S}条{_NOT_ARTICLE}"
-_MEMBER = rf"(?:{_RANGE}|{_COMPACT}|{_ARTICLE_GROUP}|{_PARAGRAPH}(?:{_S}{_ITEMS})?|{_ITEMS})"
+_COMPACT_TAIL = rf"(?:{_LIST_SEP}{_N}){{1,10}}{_S}条{_NOT_ARTICLE}"
+_ARTICLES = rf"第{_S}{_N}(?:{_RANGE_TAIL}|{_COMPACT_TAIL}|{_ARTICLE_TAIL}{_PARTS})"
+_MEMBER = rf"(?:{_ARTICLES}|{_PARAGRAPH}(?:{_S}{_ITEMS})?|{_ITEMS})"
 _SEP = rf"{_S}(?:[、，,]|以及|和|及|与|或者|或){_S}"
 MAX_MEMBERS = 40  # a longer list is cut into runs of this size (one parse each, cached)
 RUN = (
-    rf"(?:{_RANGE}|{_COMPACT}|{_ARTICLE_GROUP})"
+    rf"{_ARTICLES}"
     rf"(?:{_SEP}{_MEMBER}|{_S}、{_S}{_BARE_ARTICLE}){{0,{MAX_MEMBERS}}}"
 )
 

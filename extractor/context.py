@@ -132,22 +132,25 @@ def _citations_of_chain(
         first = index == 0
         start = law_at if first and law_at is not None else run_start + ref.start
         end = run_start + ref.end
+        # Positional, in the order of Citation's fields (surface, start, end, law_as_written,
+        # law, implicit, article, article_suffix, paragraph, item, range, version_hint, quote,
+        # claim): a frozen dataclass is slow to build, and keywords add a fifth to that.
         citations.append(
             Citation(
-                surface=text[start:end],
-                start=start,
-                end=end,
-                law_as_written=law_as_written if first else None,
-                law=law,
-                implicit=not first or law_as_written is None,
-                article=article,
-                article_suffix=suffix,
-                paragraph=paragraph,
-                item=ref.item,
-                range=ref.range,
-                version_hint=version_hint,
-                quote=quote,
-                claim=claim,
+                text[start:end],
+                start,
+                end,
+                law_as_written if first else None,
+                law,
+                not first or law_as_written is None,
+                article,
+                suffix,
+                paragraph,
+                ref.item,
+                ref.range,
+                version_hint,
+                quote,
+                claim,
             )
         )
         previous = ref
