@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.content_bench accuracy   # quote_dev accuracy, threshold study
     .venv/bin/python -m benchmarks.content_bench speed      # compare_quote, QuoteIndex, numbers
+    .venv/bin/python -m benchmarks.content_bench flzx       # the quote checks of a batch check
     .venv/bin/python -m benchmarks content_bench            # both (make bench runs them too)
 
 The accuracy harness stands in for the pipeline until the extractor and the statute database
@@ -22,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textnorm import cn_to_int
 from verifier import quotes
@@ -221,9 +223,63 @@ def speed() -> None:
     _timed("quote against article", len(pairs), lambda: [number_conflicts(q, a) for q, a in pairs])
 
 
+def flzx(callgrind: bool) -> None:
+    """CPU time of the quote checks (`check_quote`) of `lexgate check` over flzx_dev_answers,
+    as a fresh process does them: the checks' arguments are recorded in one pass of the
+    command's own pipeline (configured database and cache directory), then the memos and quote
+    indexes are dropped and the same calls made again, timed. With --callgrind, under
+    `valgrind --tool=callgrind --instr-atstart=no`, the instructions of those calls alone."""
+    import importlib
+    import subprocess
+    from datetime import date
+
+    from lexgate.cli import _load_repository
+    from verifier import content, quotes, textnorm_quote
+
+    check = importlib.import_module("verifier.check")  # the module; the package exports the verb
+
+    repo = _load_repository()
+    calls: list[tuple[Any, ...]] = []
+
+    def recorded(*args: Any) -> Any:
+        calls.append(args)
+        return content.check_quote(*args)
+
+    real = check.check_quote
+    check.check_quote = recorded  # type: ignore[assignment]
+    try:
+        for line in (EVAL / "flzx_dev_answers.jsonl").read_text(encoding="utf-8").splitlines():
+            check.check(json.loads(line)["answer"], repo, date(2026, 12, 1))
+    finally:
+        check.check_quote = real
+    for module in (content, quotes, textnorm_quote):
+        for memo in vars(module).values():
+            if hasattr(memo, "cache_clear"):
+                memo.cache_clear()
+    content._LOCATED.clear()
+    content._INDEXES.clear()
+    pid = str(os.getpid())
+    if callgrind:
+        subprocess.run(["callgrind_control", "-i", "on", pid], check=True, capture_output=True)
+    wall, cpu = time.perf_counter(), time.process_time()
+    for args in calls:
+        content.check_quote(*args)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    if callgrind:
+        subprocess.run(["callgrind_control", "-i", "off", pid], check=True, capture_output=True)
+    print(
+        f"check_quote over the {len(calls):,} citations of flzx_dev_answers (memos cold): "
+        f"CPU {cpu:.2f} s, wall {wall:.2f} s (load average {os.getloadavg()[0]:.1f})"
+    )
+
+
 def main(argv: list[str]) -> int:
-    """Run the parts named in argv (accuracy, speed); both when none is named, as under
-    `python -m benchmarks`, whose own arguments (benchmark names) are ignored here."""
+    """Run the parts named in argv (accuracy, speed; flzx alone, not by default); accuracy and
+    speed when none is named, as under `python -m benchmarks`, whose own arguments (benchmark
+    names) are ignored here."""
+    if "flzx" in argv:
+        flzx(callgrind="--callgrind" in argv)
+        return 0
     parts = [arg for arg in argv if arg in ("accuracy", "speed")] or ["accuracy", "speed"]
     print(
         f"thresholds: MATCH_SCORE {quotes.MATCH_SCORE}, PARTIAL_SUPPORT {quotes.PARTIAL_SUPPORT},"
