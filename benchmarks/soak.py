@@ -38,6 +38,8 @@ import httpx
 import sqlalchemy as sa
 import uvloop
 
+from web.listeners import balanced_listeners
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = Path(os.environ.get("LEXGATE_SHARED_DIR", REPO_ROOT.parent / "shared"))
 ANSWERS_FILE = SHARED_DIR / "eval" / "flzx_dev_answers.jsonl"
@@ -268,6 +270,24 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 # --- a real server ----------------------------------------------------------------------------
 
+TCP_LISTEN = "0A"  # the state column of /proc/net/tcp
+
+
+def listening_sockets(port: int, state: str = TCP_LISTEN) -> list[int]:
+    """The inodes of the TCP sockets on local port `port` in `state` (Linux /proc/net/tcp and
+    tcp6; the state in hex: 0A listening, 01 established)."""
+    inodes = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == state:
+                inodes.append(int(fields[9]))
+    return inodes
+
 
 def free_port() -> int:
     """A loopback port nobody listens on right now."""
@@ -325,7 +345,14 @@ def serve(
             if time.monotonic() > deadline:
                 raise RuntimeError(f"lexgate serve not ready in {ready_timeout_s:.0f} s")
             time.sleep(0.3)
-        # Each worker loads the statutes on start; wait until two /readyz in a row answer fast.
+        # Each worker loads the statutes before it listens on its own socket: the load's
+        # keep-alive connections would all go to the workers listening when it starts.
+        while balanced_listeners() and len(listening_sockets(port)) < workers:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"lexgate serve: not all {workers} workers listen; see {log.name}"
+                )
+            time.sleep(0.3)
         yield Server(url, process)
     finally:
         process.terminate()

@@ -7,29 +7,17 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from benchmarks.soak import serve
+from benchmarks.soak import listening_sockets, serve
 from web.listeners import balanced_listeners
 
 pytestmark = pytest.mark.skipif(not balanced_listeners(), reason="SO_REUSEPORT balancing: Linux")
 
 CONNECTIONS = 64
-LISTEN, ESTABLISHED = "0A", "01"
-
-
-def _tcp_sockets(port: int, state: str) -> list[int]:
-    """The inodes of the IPv4 TCP sockets on local port `port` in `state` (/proc/net/tcp)."""
-    inodes = []
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        fields = line.split()
-        local_port = int(fields[1].rsplit(":", 1)[1], 16)
-        if local_port == port and fields[3] == state:
-            inodes.append(int(fields[9]))
-    return inodes
+ESTABLISHED = "01"
 
 
 def _children(pid: int) -> list[int]:
@@ -77,10 +65,7 @@ def test_each_worker_listens_on_its_own_socket(live_database_url: str, tmp_path:
     decides, so 54:10 as with one shared socket is all but impossible)."""
     with serve(live_database_url, tmp_path, workers=2) as server:
         port = int(server.url.rsplit(":", 1)[1])
-        deadline = time.monotonic() + 120
-        while len(_tcp_sockets(port, LISTEN)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.3)  # the second worker listens once it has loaded the statutes
-        listening = set(_tcp_sockets(port, LISTEN))
+        listening = set(listening_sockets(port))
         held = {pid: _socket_inodes(pid) & listening for pid in _children(server.process.pid)}
         workers = [pid for pid, inodes in held.items() if inodes]  # not multiprocessing's own
         assert len(listening) == 2
@@ -91,7 +76,7 @@ def test_each_worker_listens_on_its_own_socket(live_database_url: str, tmp_path:
                        range(CONNECTIONS)]  # fmt: skip
         try:
             assert {_get_healthz(sock) for sock in connections} == {b"HTTP/1.1 200 OK"}
-            established = set(_tcp_sockets(port, ESTABLISHED))
+            established = set(listening_sockets(port, ESTABLISHED))
             shares = sorted(len(_socket_inodes(pid) & established) for pid in workers)
         finally:
             for sock in connections:
