@@ -67,6 +67,10 @@ def _plain_parameters(command: Command, context: Context) -> None:
         elif isinstance(param, TyperOption):
             kind = param.bare_type()
             param.metavar = "" if param.is_flag else _KINDS.get(kind, kind.upper())
+        if getattr(param, "_runtime_param", False) is None:
+            # Typer builds a pydantic TypeAdapter to convert each value (pydantic's import is
+            # a fifth of a one-answer check): plain values are converted here instead.
+            param._runtime_param = PlainValues(param.type_descriptor)  # type: ignore[attr-defined]
     if command.help:
         # A docstring's line breaks are not the help's.
         paragraphs = inspect.cleandoc(command.help).split("\n\n")
@@ -75,6 +79,50 @@ def _plain_parameters(command: Command, context: Context) -> None:
         command.short_help = command.short_help or command.help.split("\n\n")[0]
     for sub in getattr(command, "commands", {}).values():
         _plain_parameters(sub, context)
+
+
+class PlainValues:
+    """Typer's conversion of one parameter's value (`typer._coercion.RuntimeParam.coerce`)
+    for the values that need no pydantic: a string for a str parameter, a bool for a bool
+    one, an int or digits for an int one within its bounds; any other value (and every error) goes through typer's own
+    conversion, built on first need, so results and messages are typer's."""
+
+    def __init__(self, descriptor: Any) -> None:
+        info = descriptor.parameter_info
+        plain = descriptor.file_annotation is None and info.parser is None
+        self._kind = descriptor.annotation if plain else None
+        self._min, self._max = info.min, info.max
+        self._descriptor = descriptor
+        self._full: Any = None
+
+    def coerce(self, value: Any, param: Any, ctx: Context) -> Any:
+        """The parameter's value, converted as typer converts it."""
+        if not (param.multiple or param.nargs == -1):
+            if value is None or (self._kind in (str, bool) and type(value) is self._kind):
+                return value
+            if self._kind is int:
+                number = _plain_int(value)
+                if number is not None and self._within(number):
+                    return number
+        if self._full is None:
+            from typer._coercion import build_runtime_param
+
+            self._full = build_runtime_param(self._descriptor)
+        return self._full.coerce(value, param=param, ctx=ctx)
+
+    def _within(self, number: int) -> bool:
+        return (self._min is None or number >= self._min) and (
+            self._max is None or number <= self._max
+        )
+
+
+def _plain_int(value: Any) -> int | None:
+    """An int given as one, or as ASCII digits (as pydantic reads them), else None."""
+    if type(value) is int:
+        return value
+    if type(value) is str and value.isascii() and value.isdigit():
+        return int(value)
+    return None
 
 
 app = typer.Typer(
