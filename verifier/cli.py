@@ -51,16 +51,19 @@ def check_jsonl_lines(
     from verifier.check import check
     from verifier.serialize import summary_to_json, verdict_to_json
 
+    # json.dumps(..., ensure_ascii=False) without its check for circular references (a
+    # line's dicts and lists are built fresh and hold no cycle): the same bytes, a sixth less.
+    encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
     def line(item: dict[str, Any], answer: str, as_of: date) -> str:
         result = check(answer, repo, as_of)
-        return json.dumps(
+        return encode(
             {
                 "id": item.get("id"),
                 "as_of": result.as_of,
                 "citations": [verdict_to_json(v, with_text=with_text) for v in result.verdicts],
                 "summary": summary_to_json(result.summary),
-            },
-            ensure_ascii=False,
+            }
         )
 
     workers = workers_for(jobs, len(lines))
