@@ -81,22 +81,24 @@ class _Span:
 def _best_span(quote: str, article: _Runs, floor: float = 0.0) -> _Span:
     """The run of consecutive sentences of the article most similar to quote (normalised), the
     first of the best; only runs scoring above floor count (none: a span of score floor)."""
-    best = _Span(floor, 0, -1, 0)
+    best, best_first, best_last, best_length = floor, 0, -1, 0
     text, bounds, size = article.text, article.bounds, len(quote)
-    for first in range(len(bounds) - 1):
+    similarity = Indel.normalized_similarity
+    sentences = len(bounds) - 1
+    for first in range(sentences):
         start = bounds[first]
-        for last in range(first, len(bounds) - 1):
-            length = bounds[last + 1] - start
-            longer, shorter = (length, size) if length > size else (size, length)
-            if 2 * shorter / (longer + shorter) <= best.score:
-                if length > size:
+        for last in range(first, sentences):
+            end = bounds[last + 1]
+            length = end - start
+            if length > size:
+                if 2 * size / (length + size) <= best:
                     break  # longer runs only lower the bound further
+            elif 2 * length / (length + size) <= best:
                 continue
-            run = text[start : bounds[last + 1]]
-            score = Indel.normalized_similarity(quote, run, score_cutoff=best.score)
-            if score > best.score:
-                best = _Span(score, first, last, length)
-    return best
+            score = similarity(quote, text[start:end], score_cutoff=best)
+            if score > best:
+                best, best_first, best_last, best_length = score, first, last, length
+    return _Span(best, best_first, best_last, best_length)
 
 
 def _support(quote: str, article: str) -> float:
