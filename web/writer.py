@@ -5,6 +5,13 @@ audit record, the kept round: database and file I/O) to this thread, then awaits
 leaves only after the record is committed. One thread instead of a request thread each keeps
 the answers in the order they came (no 30 threads taking turns at the interpreter's lock) and
 lets the thread write the answers that queued up meanwhile together (`settle_many`).
+
+The answers gated in one turn of the event loop go to the thread together: a write
+transaction's fixed cost (the pool, the lock, the files, the commit) is about 2.5 ms of CPU,
+over half an answer's whole record when it carries one answer. Handing each answer over as
+soon as it is gated woke the thread for one or two at a time under load; gathering them until
+the loop has run the requests that were ready with them costs an idle server nothing (the
+loop's turn ends at once) and a busy one no more than that turn.
 """
 
 from __future__ import annotations
@@ -47,17 +54,30 @@ class RecordWriter(Generic[Item, Result]):
         self, write_many: Callable[[Sequence[Item]], list[Result | BaseException]]
     ) -> None:
         self._write_many = write_many
-        self._queue: queue.SimpleQueue[_Job[Item, Result] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[list[_Job[Item, Result]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._gathered: dict[asyncio.AbstractEventLoop, list[_Job[Item, Result]]] = {}
 
     async def write(self, item: Item) -> Result:
         """item written by the writer thread; its result, once written."""
         self._start()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Result] = loop.create_future()
-        self._queue.put(_Job(item, loop, future))
+        job = _Job(item, loop, future)
+        with self._lock:
+            gathered = self._gathered.get(loop)
+            if gathered is None:
+                gathered = self._gathered[loop] = []
+                loop.call_soon(self._hand_over, loop)  # once the requests ready now have run
+            gathered.append(job)
         return await future
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The jobs gathered in this turn of loop, to the thread."""
+        with self._lock:
+            gathered = self._gathered.pop(loop)
+        self._queue.put(gathered)
 
     def _start(self) -> None:
         if self._thread is not None:
@@ -74,22 +94,26 @@ class RecordWriter(Generic[Item, Result]):
             first = self._queue.get()
             if first is None:
                 return
-            jobs = [first]
+            jobs = list(first)
             while len(jobs) < MAX_BATCH:
                 try:
-                    job = self._queue.get_nowait()
+                    more = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if job is None:
+                if more is None:
                     self._queue.put(None)  # stop after this batch
                     break
-                jobs.append(job)
-            try:
-                outcomes = self._write_many([job.item for job in jobs])
-            except BaseException as error:  # write_many reports per item; this is a bug
-                outcomes = [error] * len(jobs)
-            for job, outcome in zip(jobs, outcomes, strict=True):
-                job.loop.call_soon_threadsafe(_resolve, job.future, outcome)
+                jobs += more
+            for start in range(0, len(jobs), MAX_BATCH):
+                self._write(jobs[start : start + MAX_BATCH])
+
+    def _write(self, jobs: list[_Job[Item, Result]]) -> None:
+        try:
+            outcomes = self._write_many([job.item for job in jobs])
+        except BaseException as error:  # write_many reports per item; this is a bug
+            outcomes = [error] * len(jobs)
+        for job, outcome in zip(jobs, outcomes, strict=True):
+            job.loop.call_soon_threadsafe(_resolve, job.future, outcome)
 
     def close(self) -> None:
         """Stop the thread once the answers queued so far are written."""
