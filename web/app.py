@@ -102,6 +102,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     attach_state(app, settings)
     handlers.install(app)
+    app.router.routes.append(gate.DirectGateRoute())  # before the routers: matched first
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static/swagger-ui", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),

@@ -430,3 +430,61 @@ def test_answers_whose_shared_commit_was_cut_off_are_refused_not_written_again(
                           gated_app.engine)  # fmt: skip
     assert all(isinstance(outcome, GateOutcome) for outcome in retried), retried
     assert len(_rows(gated_app, CASE_TABLE)) == cases_before + 2
+
+
+def _direct_requests(session: str, key: str) -> list[tuple[str, str, dict[str, str], bytes]]:
+    """Requests of every kind to POST /api/v1/gate (and one GET): the usual ones, which the
+    direct route answers once the key is cached, and the ones it leaves to FastAPI's route."""
+    import json
+
+    def body(**fields: Any) -> bytes:
+        return json.dumps(fields, ensure_ascii=False).encode()
+
+    as_json = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    opened = body(question=QUESTION, answer=THREE_CITATIONS, session_id=session,
+                  subject_id="u-1", as_of="2024-01-01")  # fmt: skip
+    return [
+        ("POST", "opens a round", as_json, opened),
+        ("POST", "attempt 3 of 1", as_json, body(answer=GOOD_ANSWER, session_id=session, attempt=3)),
+        ("POST", "continues it", {**as_json, "Content-Type": "application/json; charset=utf-8"},
+         body(question=QUESTION, answer=GOOD_ANSWER, session_id=session, subject_id="u-1")),
+        ("POST", "no session", {"X-API-Key": key, "Content-Type": "application/json"},
+         body(answer=GOOD_ANSWER, as_of="2024-01-01")),
+        ("POST", "not JSON", as_json, b'{"answer": '),
+        ("POST", "no answer", as_json, body(question=QUESTION)),
+        ("POST", "empty answer", as_json, body(answer="")),
+        ("POST", "a list", as_json, b"[]"),
+        ("POST", "nested too deep", as_json, b"[" * 50_000 + b"]" * 50_000),
+        ("POST", "no body", as_json, b""),
+        ("POST", "form type", {**as_json, "Content-Type": "text/plain"}, body(answer=GOOD_ANSWER)),
+        ("POST", "unknown key", {**as_json, "Authorization": "Bearer nope"}, opened),
+        ("POST", "no key", {"Content-Type": "application/json"}, opened),
+        ("GET", "GET", as_json, b""),
+    ]  # fmt: skip
+
+
+def test_the_direct_route_answers_as_fastapis_route(gated_app: GatedApp, tmp_path: Path) -> None:
+    """Each request gets the same status, headers and body (its random ids set aside) from
+    the app, whose direct route answers the usual POST /api/v1/gate once the key is cached,
+    as from an app without a key cache, where FastAPI's route answers every request."""
+    import re
+
+    from web.routes.gate import DirectGateRoute
+
+    uncached = gated_app.settings.model_copy(update={"web_key_cache_s": 0})
+    key = gated_app.keys["checker"]
+    replies: dict[str, list[tuple[int, list[tuple[str, str]], str]]] = {}
+    with client_for(uncached) as through_fastapi:
+        for name, client in (("direct", gated_app.client), ("fastapi", through_fastapi)):
+            assert client.post("/api/v1/check", json={"answer": GOOD_ANSWER},
+                               headers=bearer(key)).status_code == 200  # the key cached  # fmt: skip
+            replies[name] = []
+            for method, _, headers, content in _direct_requests(f"s-{name}", key):
+                response = client.request(method, "/api/v1/gate", headers=headers, content=content)
+                text = re.sub(r"[0-9a-f]{32}", "<id>", response.text.replace(f"s-{name}", "<s>"))
+                kept = sorted((k, v) for k, v in response.headers.items() if k != "content-length")
+                replies[name].append((response.status_code, kept, text))
+    statuses = [status for status, _, _ in replies["direct"]]
+    assert statuses == [200, 409, 200, 200, 422, 422, 422, 422, 400, 422, 422, 401, 401, 405]
+    assert replies["direct"] == replies["fastapi"]
+    assert isinstance(gated_app.client.app.router.routes[1], DirectGateRoute)  # type: ignore[attr-defined]

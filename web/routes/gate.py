@@ -1,15 +1,43 @@
-"""POST /api/v1/gate (the decision, recorded) and POST /api/v1/premise (facts before generation)."""
+"""POST /api/v1/gate (the decision, recorded) and POST /api/v1/premise (facts before generation).
+
+POST /api/v1/gate is the service's busiest request: besides its FastAPI route (documented in
+the OpenAPI schema, and answering whatever is unusual) it has a direct route, matched first,
+that answers the usual request (a JSON object that validates, an API key the process has
+verified lately, whose role may gate) without FastAPI's routing over every router and its
+dependency solving: the same code gates the answer, and the reply's bytes are the ones the
+FastAPI route would send. Anything else goes on to the FastAPI route, as if the direct route
+were not there.
+"""
 
 from __future__ import annotations
 
+import json
 from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
+from pydantic import TypeAdapter, ValidationError
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Match, Route
+from starlette.types import Receive, Scope, Send
 
 from gate import premise
-from web.deps import GateKeyDep, GateServiceDep, PremiseKeyDep, RepoDep, TodayDep
+from web.apikeys import KeyCache
+from web.deps import (
+    GateKeyDep,
+    GateService,
+    GateServiceDep,
+    PremiseKeyDep,
+    RepoDep,
+    TodayDep,
+    bearer_scheme,
+    get_gate_service,
+    header_scheme,
+)
+from web.middleware import replaying
+from web.models import Permission
 from web.recording import GateOutcome, GateRequestData, assess_request, find_round
 from web.schemas import (
     ERROR_RESPONSES,
@@ -65,6 +93,11 @@ async def gate_answer(
     The same `session_id` continues its open round: the response says the attempt number and
     the round's state, and `rerun_request` is what to send to the model next.
     """
+    return await gate_body(body, service)
+
+
+async def gate_body(body: GateRequest, service: GateService) -> dict[str, Any]:
+    """The answer of body gated in its round and recorded: the response body (both routes)."""
     request = GateRequestData(**body.model_dump())
     tools = service.tools
     found = (
@@ -79,6 +112,72 @@ async def gate_answer(
     # requests came); a model judge's HTTP calls go to a thread.
     gated = assess() if tools.judge is None else await run_in_threadpool(assess)
     return gate_response(await service.writer.write(gated))
+
+
+GATE_RESPONSE = TypeAdapter(GateResponse)
+"""The response model, as FastAPI validates and dumps it (`by_alias`, straight to JSON)."""
+DECLINED = "lexgate.gate_direct_declined"
+"""Set in the scope of a request the direct route leaves to the FastAPI route."""
+GATE_PERMISSION: Permission = "gate"
+
+
+async def _usual_request(request: Request, body: bytes) -> GateRequest | None:
+    """The validated body, when the request is a usual one (else None: FastAPI's route
+    answers it, with its errors): JSON that validates, and a key verified lately whose role
+    may gate."""
+    content_type = request.headers.get("content-type", "")
+    if content_type.split(";", 1)[0].strip().lower() != "application/json" or not body:
+        return None
+    bearer = await bearer_scheme(request)
+    presented = bearer.credentials if bearer is not None else await header_scheme(request)
+    if not presented:
+        return None
+    cache: KeyCache = request.app.state.key_cache
+    key = cache.get(presented)
+    if key is None or not key.may(GATE_PERMISSION):
+        return None
+    try:
+        return GateRequest.model_validate(json.loads(body))
+    except (ValueError, RecursionError, ValidationError):  # not JSON, nested too deep, fields
+        return None
+
+
+class _DirectGate:
+    """The direct route's ASGI app: the usual request answered here, any other routed again
+    (the direct route declining it) to FastAPI's route."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await _direct_gate(scope, receive, send)
+
+
+async def _direct_gate(scope: Scope, receive: Receive, send: Send) -> None:
+    request = Request(scope, receive)
+    body = await request.body()
+    gate_request = await _usual_request(request, body)
+    if gate_request is None:
+        scope[DECLINED] = True
+        await scope["router"].app(scope, replaying(body, receive), send)
+        return
+    content = await gate_body(gate_request, await get_gate_service(request))
+    encoded = GATE_RESPONSE.dump_json(GATE_RESPONSE.validate_python(content), by_alias=True)
+    await Response(encoded, media_type="application/json")(scope, receive, send)
+
+
+class DirectGateRoute(Route):
+    """POST /api/v1/gate's direct route (see the module's docstring), matched before the
+    routers: only POST to its path matches it (another method finds FastAPI's route and its
+    405), and a request it declined does not match it again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"{router.prefix}/gate", _DirectGate(), methods=["POST"], include_in_schema=False
+        )
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope.get(DECLINED):
+            return Match.NONE, {}
+        match, child_scope = super().matches(scope)
+        return (Match.FULL, child_scope) if match == Match.FULL else (Match.NONE, {})
 
 
 @router.post("/premise", response_model=PremiseResponse, responses=ERROR_RESPONSES)
