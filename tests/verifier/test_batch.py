@@ -3,6 +3,7 @@ a bad line stops the batch where one process would (real statute data, both data
 
 from __future__ import annotations
 
+import gc
 import json
 from datetime import date
 
@@ -72,6 +73,28 @@ def test_a_bad_line_stops_the_batch_after_the_lines_before_it(
             given_lines.append(line)
     expected = list(check_jsonl_lines(good[:bad_at], statute_repository, TODAY, jobs=1))
     assert given_lines == expected
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_collector_is_off_while_a_check_batch_runs_and_on_after(
+    statute_repository: StatuteRepository, jobs: int
+) -> None:
+    """The cyclic collector is off while check_jsonl_lines makes its lines, and on again once
+    they are all given, once the batch stops at a bad line, or once the reader stops early."""
+    assert gc.isenabled()
+    batch = check_jsonl_lines(lines(2 * CHUNK), statute_repository, TODAY, jobs=jobs)
+    next(batch)
+    assert not gc.isenabled()
+    rest = list(batch)
+    assert len(rest) == 2 * CHUNK - 1 and gc.isenabled()
+    bad = ['{"id": "x", "as_of": "2023-02-30", "answer": "民法典第一条"}']
+    with pytest.raises(InputError):
+        list(check_jsonl_lines(bad, statute_repository, TODAY, jobs=jobs))
+    assert gc.isenabled()
+    stopped = check_jsonl_lines(lines(2 * CHUNK), statute_repository, TODAY, jobs=jobs)
+    next(stopped)
+    stopped.close()
+    assert gc.isenabled()
 
 
 def _square(n: int) -> int:
