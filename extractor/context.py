@@ -19,7 +19,7 @@ from extractor.candidates import LAW_SUFFIX, Candidate, is_law_like
 from extractor.errors import SpanParseError
 from extractor.grammar import parse_law, parse_run
 from extractor.lexicon import Lexicon
-from extractor.models import Citation, Quote, Reference, Run
+from extractor.models import Citation, Quote, Reference, Run, new_citation
 from extractor.quotes import find_claim, find_quote
 from textnorm import strip_category
 
@@ -74,7 +74,10 @@ def law_of(written: str, lexicon: Lexicon | None) -> str:
     社会法类中的劳动法 → 劳动法 (a category before it), 民法典-物权编 and 民法典合同编 → 民法典
     (a part of the code)."""
     written = strip_category(written)
-    dashed = _DASHED_RE.match(written)
+    # most names: no dash, no regex run
+    dashed = (
+        _DASHED_RE.match(written) if "-" in written or "－" in written or "—" in written else None
+    )
     if dashed:
         left, right = dashed.groups()
         written = left if _PART_RE.fullmatch(right) else right
@@ -132,11 +135,8 @@ def _citations_of_chain(
         first = index == 0
         start = law_at if first and law_at is not None else run_start + ref.start
         end = run_start + ref.end
-        # Positional, in the order of Citation's fields (surface, start, end, law_as_written,
-        # law, implicit, article, article_suffix, paragraph, item, range, version_hint, quote,
-        # claim): a frozen dataclass is slow to build, and keywords add a fifth to that.
         citations.append(
-            Citation(
+            new_citation(
                 text[start:end],
                 start,
                 end,

@@ -8,7 +8,7 @@ known.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 LawKind = Literal["title", "name", "quoted", "ref_word"]
@@ -73,6 +73,81 @@ class Citation:
             "version_hint": self.version_hint,
             "claim": self.claim.to_json() if self.claim else None,
         }
+
+
+# A frozen dataclass's __init__ sets each field through object.__setattr__, by name: one
+# Citation cost as much as six plain objects, and a pass makes one for every citation, quote
+# and claim. `new_citation`, `new_quote` and `new_span` fill a plain class with the same slots
+# instead (ordinary attribute stores) and then make the object the dataclass by assigning its
+# __class__, which Python allows between classes of the same slot layout. Equality, hash, repr
+# and immutability stay the dataclass's own: the object is an instance of it, nothing else.
+def _slots_of(cls: type) -> Any:
+    """A class holding cls's fields as slots, nothing else (the layout cls has)."""
+    return type(f"_{cls.__name__}Slots", (), {"__slots__": tuple(f.name for f in fields(cls))})
+
+
+_new = object.__new__
+_CitationSlots = _slots_of(Citation)
+_SpanSlots = _slots_of(Span)  # Quote adds no field: the same layout
+
+
+def new_citation(
+    surface: str,
+    start: int,
+    end: int,
+    law_as_written: str | None,
+    law: str | None,
+    implicit: bool,
+    article: int,
+    article_suffix: str | None,
+    paragraph: int | None,
+    item: int | None,
+    range: bool,
+    version_hint: str | None,
+    quote: Quote | None,
+    claim: Span | None,
+) -> Citation:
+    """Citation(...) with every field given, in the order of the fields."""
+    made = _new(_CitationSlots)
+    made.surface = surface
+    made.start = start
+    made.end = end
+    made.law_as_written = law_as_written
+    made.law = law
+    made.implicit = implicit
+    made.article = article
+    made.article_suffix = article_suffix
+    made.paragraph = paragraph
+    made.item = item
+    made.range = range
+    made.version_hint = version_hint
+    made.quote = quote
+    made.claim = claim
+    made.__class__ = Citation
+    citation: Citation = made
+    return citation
+
+
+def new_span(text: str, start: int, end: int) -> Span:
+    """Span(text, start, end)."""
+    made = _new(_SpanSlots)
+    made.text = text
+    made.start = start
+    made.end = end
+    made.__class__ = Span
+    span: Span = made
+    return span
+
+
+def new_quote(text: str, start: int, end: int) -> Quote:
+    """Quote(text, start, end)."""
+    made = _new(_SpanSlots)
+    made.text = text
+    made.start = start
+    made.end = end
+    made.__class__ = Quote
+    quote: Quote = made
+    return quote
 
 
 # --- what the grammar yields for a span's law part and run (offsets relative to the part) ---
