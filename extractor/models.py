@@ -9,7 +9,7 @@ known.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 LawKind = Literal["title", "name", "quoted", "ref_word"]
 
@@ -77,7 +77,7 @@ class Citation:
 
 # A frozen dataclass's __init__ sets each field through object.__setattr__, by name: one
 # Citation cost as much as six plain objects, and a pass makes one for every citation, quote
-# and claim. `new_citation`, `new_quote` and `new_span` fill a plain class with the same slots
+# and claim. `new_citation` and `new_span` fill a plain class with the same slots
 # instead (ordinary attribute stores) and then make the object the dataclass by assigning its
 # __class__, which Python allows between classes of the same slot layout. Equality, hash, repr
 # and immutability stay the dataclass's own: the object is an instance of it, nothing else.
@@ -86,6 +86,7 @@ def _slots_of(cls: type) -> Any:
     return type(f"_{cls.__name__}Slots", (), {"__slots__": tuple(f.name for f in fields(cls))})
 
 
+SpanType = TypeVar("SpanType", bound=Span)
 _new = object.__new__
 _CitationSlots = _slots_of(Citation)
 _SpanSlots = _slots_of(Span)  # Quote adds no field: the same layout
@@ -128,26 +129,15 @@ def new_citation(
     return citation
 
 
-def new_span(text: str, start: int, end: int) -> Span:
-    """Span(text, start, end)."""
+def new_span(cls: type[SpanType], text: str, start: int, end: int) -> SpanType:
+    """cls(text, start, end), cls a Span or a Quote."""
     made = _new(_SpanSlots)
     made.text = text
     made.start = start
     made.end = end
-    made.__class__ = Span
-    span: Span = made
+    made.__class__ = cls
+    span: SpanType = made
     return span
-
-
-def new_quote(text: str, start: int, end: int) -> Quote:
-    """Quote(text, start, end)."""
-    made = _new(_SpanSlots)
-    made.text = text
-    made.start = start
-    made.end = end
-    made.__class__ = Quote
-    quote: Quote = made
-    return quote
 
 
 # --- what the grammar yields for a span's law part and run (offsets relative to the part) ---

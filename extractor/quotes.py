@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from extractor.models import Quote, Span, new_quote, new_span
+from extractor.models import Quote, Span, new_span
 
 MAX_QUOTE = 5000  # characters; degenerate answers repeat one phrase for pages
 
@@ -102,7 +102,7 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
     if text[start] in _OPEN_QUOTES and (mark or verb or start == after):
         close = _closing(text, start, len(text))
         if close is not None and close > start + 1:
-            return new_quote(text[start + 1 : close], start + 1, close)
+            return new_span(Quote, text[start + 1 : close], start + 1, close)
         start += 1
     elif not mark and (
         verb
@@ -141,7 +141,7 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
         end -= 1
     if end - start < 2:
         return None
-    return new_quote(text[start:end], start, end)
+    return new_span(Quote, text[start:end], start, end)
 
 
 def _continues_as_list(text: str, start: int, comment: re.Match[str], in_list: bool) -> bool:
@@ -166,4 +166,4 @@ def find_claim(text: str, start: int, end: int) -> Span:
         right += 1
     while left < right and text[left] in " \t\u3000\xa0":
         left += 1
-    return new_span(text[left:right], left, right)
+    return new_span(Span, text[left:right], left, right)
