@@ -108,10 +108,13 @@ class StatuteIndex:
     article_rows: dict[int, Packed] = field(default_factory=dict)
     article_totals: dict[int, int] = field(default_factory=dict)
     articles: dict[int, PackedArticles] = field(default_factory=dict)
-    # the distinct item counts and chapter paths of all articles, shared by every version (a
-    # packed article holds their positions): nothing to unmarshal when a version is opened
-    item_counts: tuple[tuple[int, ...], ...] = ()
-    chapter_paths: tuple[tuple[str, ...], ...] = ()
+    # shared by every version, so that opening one unmarshals nothing and making an article
+    # reads one column: the distinct shapes of all articles, (deleted, paragraph_count,
+    # item_counts, chapter_path), by position (a packed article holds its shape's), and the
+    # label of each article number, (number, suffix) for 之一 articles, as the data writes it
+    # (a version labelled otherwise keeps its own labels)
+    shapes: tuple[Shape, ...] = ()
+    labels: dict[int | tuple[int, str], str] = field(default_factory=dict)
     repeals: dict[int, RepealInfo] = field(default_factory=dict)
     # per law: its correspondences (rows, curated first, then by similarity) marshalled, made
     # into `Successor` objects the first time the law is asked about (successors_of)
@@ -178,14 +181,18 @@ class StatuteIndex:
         grouped: dict[int, list[tuple[Any, ...]]] = {}
         for version_id, *row in rows:
             grouped.setdefault(version_id, []).append(tuple(row))
-        count_ids = {counts: i for i, counts in enumerate(self.item_counts)}
-        path_ids = {path: i for i, path in enumerate(self.chapter_paths)}
+        shape_ids = {shape: i for i, shape in enumerate(self.shapes)}
         for version_id, items in grouped.items():
-            self.article_rows[version_id] = PackedArticles.pack(items, count_ids, path_ids)
+            self.article_rows[version_id] = PackedArticles.pack(items, shape_ids, self.labels)
             self.article_totals[version_id] = len(items)
             self.articles.pop(version_id, None)
-        self.item_counts = tuple(count_ids)
-        self.chapter_paths = tuple(path_ids)
+        # each distinct item counts and chapter path one object, however many shapes hold it:
+        # marshal keeps them shared, and the articles made point to few, often used ones
+        parts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self.shapes = tuple(
+            (deleted, paragraphs, parts.setdefault(counts, counts), parts.setdefault(path, path))
+            for deleted, paragraphs, counts, path in shape_ids
+        )
 
     def version_articles(self, version_id: int) -> PackedArticles:
         """The structure of a version's articles, `.get((number, suffix))` (none: empty)."""
@@ -194,8 +201,8 @@ class StatuteIndex:
             found = self.articles[version_id] = PackedArticles(
                 version_id,
                 self.article_rows.get(version_id, _NO_ARTICLES),
-                self.item_counts,
-                self.chapter_paths,
+                self.shapes,
+                self.labels,
             )
         return found
 
@@ -256,8 +263,8 @@ class StatuteIndex:
             "versions": versions,
             "article_rows": self.article_rows,
             "article_totals": self.article_totals,
-            "item_counts": self.item_counts,
-            "chapter_paths": self.chapter_paths,
+            "shapes": self.shapes,
+            "labels": self.labels,
             "repeals": [
                 (
                     r.law_id,
@@ -283,8 +290,8 @@ class StatuteIndex:
         )
         index.article_rows = plain["article_rows"]
         index.article_totals = plain["article_totals"]
-        index.item_counts = plain["item_counts"]
-        index.chapter_paths = plain["chapter_paths"]
+        index.shapes = plain["shapes"]
+        index.labels = plain["labels"]
         index.repeals = {
             law_id: RepealInfo(law_id, _date(on), by, successor, source, note)
             for law_id, on, by, successor, source, note in plain["repeals"]
@@ -364,34 +371,32 @@ _MEMO_LIMIT = 8192
 
 # A version's articles packed, column by column in (number, suffix) order: the numbers (array
 # "i" as bytes; empty when they run 1 … n without suffixes, as in most versions: article n is
-# the n-th), the suffixes (None when the version has none), as bytes of array "I" the columns
-# (where each label ends in the joined labels: n + 1 values from 0; each article's deleted
-# flag, bit 0, and from bit 1 its item counts' position in `StatuteIndex.item_counts`; its
-# chapter path's position in `StatuteIndex.chapter_paths`), and the labels joined into one
-# string.
-Packed = tuple[bytes, tuple[str | None, ...] | None, bytes, str]
-_NO_ARTICLES: Packed = (b"", None, array("I", [0]).tobytes(), "")
-_DELETED = 1
-_COUNTS_SHIFT = 1
+# the n-th), the suffixes (None when the version has none), each article's shape as its
+# position in `StatuteIndex.shapes` (array "I" as bytes), and the labels: None when each is
+# the one `StatuteIndex.labels` holds for its number (every version of both libraries
+# measured), else the version's own, one per article.
+Shape = tuple[bool, int, tuple[int, ...], tuple[str, ...]]
+Packed = tuple[bytes, tuple[str | None, ...] | None, bytes, tuple[str, ...] | None]
+_NO_ARTICLES: Packed = (b"", None, b"", None)
 
 
 class PackedArticles:
     """One version's article structure, an `ArticleInfo` made only for an article asked for.
 
     `get((number, suffix))` finds the article's position (its number's place in 1 … n, else a
-    bisection) and makes that article alone from its column values (a slice of the labels,
-    two shared tuples); what it made is kept (by position), so the same article is the same
-    object every time.
+    bisection) and makes that article alone from its shape (one tuple the whole index shares)
+    and its label (the number's, shared too); what it made is kept (by position), so the same
+    article is the same object every time.
     """
 
     __slots__ = (
-        "chapter_paths",
-        "columns",
         "count",
-        "item_counts",
+        "label_table",
         "labels",
         "made",
         "numbers",
+        "shape_table",
+        "shapes",
         "suffixes",
         "version_id",
     )
@@ -400,46 +405,48 @@ class PackedArticles:
         self,
         version_id: int,
         packed: Packed,
-        item_counts: tuple[tuple[int, ...], ...],
-        chapter_paths: tuple[tuple[str, ...], ...],
+        shape_table: tuple[Shape, ...],
+        label_table: dict[int | tuple[int, str], str],
     ) -> None:
-        numbers, self.suffixes, columns, self.labels = packed
+        numbers, self.suffixes, shapes, self.labels = packed
         self.version_id = version_id
         self.numbers: array[int] | None = None
         if numbers:
             self.numbers = array("i")
             self.numbers.frombytes(numbers)
-        self.columns = array("I")
-        self.columns.frombytes(columns)
-        self.count = len(self.columns) // 3  # 3 * count + 1 values
-        self.item_counts = item_counts
-        self.chapter_paths = chapter_paths
+        self.shapes = array("I")
+        self.shapes.frombytes(shapes)
+        self.count = len(self.shapes)
+        self.shape_table = shape_table
+        self.label_table = label_table
+        # by position (a dict, not a list of None: the collector walks a list's every slot)
         self.made: dict[int, ArticleInfo] = {}
 
     @staticmethod
     def pack(
         rows: Iterable[tuple[Any, ...]],
-        count_ids: dict[tuple[int, ...], int],
-        path_ids: dict[tuple[str, ...], int],
+        shape_ids: dict[Shape, int],
+        label_table: dict[int | tuple[int, str], str],
     ) -> Packed:
-        """Pack rows (number, suffix, label, deleted, item_counts, chapter_path); item counts
-        and chapter paths not yet in count_ids, path_ids are added there (position = id)."""
+        """Pack rows (number, suffix, label, deleted, item_counts, chapter_path); shapes not yet
+        in shape_ids are added there (position = id), and the label of a number not yet in
+        label_table (the first version to have it gives it)."""
         ordered = sorted(rows, key=lambda row: (row[0], row[1] or ""))
-        label_ends, position, shapes, chapters = [0], 0, [], []
-        for _, _, label, deleted, item_counts, chapter_path in ordered:
-            position += len(label)
-            label_ends.append(position)
-            count_id = count_ids.setdefault(tuple(item_counts), len(count_ids))
-            shapes.append((_DELETED if deleted else 0) | count_id << _COUNTS_SHIFT)
-            chapters.append(path_ids.setdefault(tuple(chapter_path), len(path_ids)))
+        shapes, as_table = [], True
+        for number, suffix, label, deleted, item_counts, chapter_path in ordered:
+            counts = tuple(item_counts)
+            shape = (bool(deleted), len(counts), counts, tuple(chapter_path))
+            shapes.append(shape_ids.setdefault(shape, len(shape_ids)))
+            key = number if suffix is None else (number, suffix)
+            as_table = label_table.setdefault(key, label) == label and as_table
         suffixes = tuple(row[1] for row in ordered)
         numbers = [row[0] for row in ordered]
         dense = not any(suffixes) and numbers == list(range(1, len(numbers) + 1))
         return (
             b"" if dense else array("i", numbers).tobytes(),
             suffixes if any(suffixes) else None,
-            array("I", label_ends + shapes + chapters).tobytes(),
-            "".join(row[2] for row in ordered),
+            array("I", shapes).tobytes(),
+            None if as_table else tuple(row[2] for row in ordered),
         )
 
     def get(
@@ -472,16 +479,26 @@ class PackedArticles:
         return None
 
     def _make(self, position: int, number: int, suffix: str | None) -> ArticleInfo:
-        columns = self.columns
-        count = self.count
-        shape = columns[count + 1 + position]
-        item_counts = self.item_counts[shape >> _COUNTS_SHIFT]
-        found = self.made[position] = _new_article(
-            self.version_id, number, suffix, self.labels[columns[position] : columns[position + 1]],
-            shape & _DELETED == _DELETED, len(item_counts), item_counts,
-            self.chapter_paths[columns[2 * count + 1 + position]],
-        )  # fmt: skip
-        return found
+        deleted, paragraph_count, item_counts, chapter_path = self.shape_table[
+            self.shapes[position]
+        ]
+        labels = self.labels
+        found = _ArticleInfoSlots()  # as _new_article, inlined: one call less per article
+        found.version_id = self.version_id
+        found.number = number
+        found.suffix = suffix
+        if labels is not None:
+            found.label = labels[position]
+        else:
+            found.label = self.label_table[number if suffix is None else (number, suffix)]
+        found.deleted = deleted
+        found.paragraph_count = paragraph_count
+        found.item_counts = item_counts
+        found.chapter_path = chapter_path
+        found.__class__ = ArticleInfo
+        made: ArticleInfo = found
+        self.made[position] = made
+        return made
 
 
 class Timeline:
@@ -500,7 +517,6 @@ class Timeline:
         "index",
         "law",
         "memo",
-        "nothing_found",
         "repeal",
         "slots",
         "starts",
@@ -526,12 +542,11 @@ class Timeline:
         # not a bound method: that was one more object per law for the collector to count
         self.index = index
         # keyed by number * slots + 2 * (position + 1) + in_force (position -1: no dated
-        # version, the fallback), by (number, suffix, that slot) for 之一 articles
+        # version, the fallback), by (number, suffix, that slot) for 之一 articles; under
+        # (slot,) the answer without an article, shared by every number the version lacks (no
+        # dict of its own: one object less per law for the collector)
         self.slots = 2 * len(dated) + 2
-        self.memo: dict[int | tuple[int, str, int], Lookup] = {}
-        # the answer without an article, one per slot (position, in force): shared by every
-        # number the version lacks
-        self.nothing_found: dict[int, Lookup] = {}
+        self.memo: dict[int | tuple[int, str, int] | tuple[int], Lookup] = {}
 
     def lookup(self, ordinal: int, number: int, suffix: str | None) -> Lookup:
         """The answer for a date (as an ordinal) and an article; see StatuteRepository.lookup."""
@@ -543,25 +558,48 @@ class Timeline:
         key = number * self.slots + slot if suffix is None else (number, suffix, slot)
         found = self.memo.get(key)
         if found is None:
-            # no dated version: the newest undated one, never "in force"
-            where = self.dated[position] if position >= 0 else self.fallback
-            article = None
-            if where is not None:
-                article = self.index.version_articles(where.id).find(number, suffix)
-            if article is not None:
-                found = _new_lookup(self.law, where if in_force else None, article, self.repeal,
-                                    where)  # fmt: skip
-            else:
-                found = self._nothing_found(slot, in_force, where)
+            found = self._answer(position, in_force, slot, number, suffix)
             if len(self.memo) >= _MEMO_LIMIT:
                 self.memo.clear()
             self.memo[key] = found
         return found
 
+    def _answer(
+        self, position: int, in_force: bool, slot: int, number: int, suffix: str | None
+    ) -> Lookup:
+        """A new answer (not in the memo): the article made in place for a version numbered
+        1 … n (most versions), by PackedArticles.find otherwise; one call, not five."""
+        # no dated version: the newest undated one, never "in force"
+        where = self.dated[position] if position >= 0 else self.fallback
+        if where is None:
+            return self._nothing_found(slot, in_force, None)
+        articles = self.index.articles.get(where.id)
+        if articles is None:
+            articles = self.index.version_articles(where.id)
+        if articles.numbers is None and suffix is None:
+            if not 0 < number <= articles.count:
+                return self._nothing_found(slot, in_force, where)
+            article = articles.made.get(number - 1)
+            if article is None:
+                article = articles._make(number - 1, number, None)
+        else:
+            article = articles.find(number, suffix)
+            if article is None:
+                return self._nothing_found(slot, in_force, where)
+        found = _LookupSlots()
+        found.law = self.law
+        found.version = where if in_force else None
+        found.article = article
+        found.repeal = self.repeal
+        found.article_version = where
+        found.__class__ = Lookup
+        made: Lookup = found
+        return made
+
     def _nothing_found(self, slot: int, in_force: bool, where: VersionInfo | None) -> Lookup:
-        found = self.nothing_found.get(slot)
+        found = self.memo.get((slot,))
         if found is None:
-            found = self.nothing_found[slot] = _new_lookup(
+            found = self.memo[(slot,)] = _new_lookup(
                 self.law, where if in_force else None, None, self.repeal, where
             )
         return found
@@ -571,13 +609,14 @@ class Timeline:
 # path fills a plain class with the same slots instead (ordinary attribute stores, a third of
 # the cost) and then makes the object the dataclass by assigning its __class__, which Python
 # allows between classes of the same slot layout. Equality, hash, repr and immutability stay
-# the dataclass's own: the object is an instance of it, nothing else.
+# the dataclass's own: the object is an instance of it, nothing else. The plain class is
+# called (`_LookupSlots()`): half the cost of `object.__new__(_LookupSlots)`, which goes
+# through a wrapper taking its arguments as a tuple.
 def _slots_of(cls: type) -> Any:
     """A class holding cls's fields as slots, nothing else (the layout cls has)."""
     return type(f"_{cls.__name__}Slots", (), {"__slots__": tuple(f.name for f in fields(cls))})
 
 
-_new = object.__new__
 _LookupSlots = _slots_of(Lookup)
 _ArticleInfoSlots = _slots_of(ArticleInfo)
 
@@ -590,7 +629,7 @@ def _new_lookup(
     article_version: VersionInfo | None,
 ) -> Lookup:
     """Lookup(law, version, article, repeal, article_version)."""
-    found = _new(_LookupSlots)
+    found = _LookupSlots()
     found.law = law
     found.version = version
     found.article = article
@@ -613,7 +652,7 @@ def _new_article(
 ) -> ArticleInfo:
     """ArticleInfo(version_id, number, suffix, label, deleted, paragraph_count, item_counts,
     chapter_path)."""
-    found = _new(_ArticleInfoSlots)
+    found = _ArticleInfoSlots()
     found.version_id = version_id
     found.number = number
     found.suffix = suffix

@@ -22,17 +22,22 @@ ROWS = [  # (number, suffix, label, deleted, item_counts, chapter_path), not in 
 ]
 
 
-def _pack(rows: list[tuple[Any, ...]]) -> tuple[Packed, tuple[Any, ...], tuple[Any, ...]]:
-    """The rows packed as the index packs one version: (packed, item counts, chapter paths)."""
-    count_ids: dict[tuple[int, ...], int] = {}
-    path_ids: dict[tuple[str, ...], int] = {}
-    return PackedArticles.pack(rows, count_ids, path_ids), tuple(count_ids), tuple(path_ids)
+def _pack(
+    rows: list[tuple[Any, ...]], labels: dict[Any, str] | None = None
+) -> tuple[Packed, tuple[Any, ...], dict[Any, str]]:
+    """The rows packed as the index packs one version: (packed, shapes, labels by number),
+    labels being the table the index's earlier versions filled (none: empty)."""
+    shape_ids: dict[Any, int] = {}
+    labels = {} if labels is None else labels
+    return PackedArticles.pack(rows, shape_ids, labels), tuple(shape_ids), labels
 
 
-def _unpacked(version_id: int, rows: list[tuple[Any, ...]]) -> PackedArticles:
+def _unpacked(
+    version_id: int, rows: list[tuple[Any, ...]], labels: dict[Any, str] | None = None
+) -> PackedArticles:
     """Packed, then as a process reads it back from the snapshot (marshalled and loaded)."""
-    packed, item_counts, chapter_paths = marshal.loads(marshal.dumps(_pack(rows)))
-    return PackedArticles(version_id, packed, item_counts, chapter_paths)
+    packed, shapes, label_table = marshal.loads(marshal.dumps(_pack(rows, labels)))
+    return PackedArticles(version_id, packed, shapes, label_table)
 
 
 def test_every_article_is_found_with_its_structure() -> None:
@@ -49,6 +54,21 @@ def test_absent_articles_are_none() -> None:
     articles = _unpacked(7, ROWS)
     for key in [(0, None), (4, None), (119, None), (121, None), (2, "之三"), (1, "之一")]:
         assert articles.get(key) is None
+
+
+def test_a_version_labelled_otherwise_keeps_its_own_labels() -> None:
+    """Labels come from the index's table of labels by number when a version's agree with it,
+    from the version itself when any differs (an earlier version labelled a number otherwise)."""
+    table: dict[Any, str] = {}
+    assert _pack(ROWS, table)[0][3] is None  # the first version fills the table
+    assert table[120] == "第一百二十条" and table[2, "之一"] == "第二条之一"
+    relabelled = [(n, s, f"({label})", *rest) for n, s, label, *rest in ROWS]
+    assert _pack(relabelled, dict(table))[0][3] is not None
+    articles = _unpacked(8, relabelled, dict(table))
+    for number, suffix, label, *_ in relabelled:
+        found = articles.get((number, suffix))
+        assert found is not None and found.label == label
+    assert _unpacked(9, ROWS, dict(table)).get((120, None)).label == "第一百二十条"  # type: ignore[union-attr]
 
 
 def test_the_same_article_is_the_same_object() -> None:
