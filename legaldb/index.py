@@ -483,7 +483,9 @@ class PackedArticles:
             self.shapes[position]
         ]
         labels = self.labels
-        found = _ArticleInfoSlots()  # as _new_article, inlined: one call less per article
+        # ArticleInfo(version_id, number, suffix, label, deleted, paragraph_count, item_counts,
+        # chapter_path), made as _ArticleInfoSlots (below)
+        found = _ArticleInfoSlots()
         found.version_id = self.version_id
         found.number = number
         found.suffix = suffix
@@ -568,24 +570,28 @@ class Timeline:
         self, position: int, in_force: bool, slot: int, number: int, suffix: str | None
     ) -> Lookup:
         """A new answer (not in the memo): the article made in place for a version numbered
-        1 … n (most versions), by PackedArticles.find otherwise; one call, not five."""
+        1 … n (most versions), by PackedArticles.find otherwise; one call, not five. The
+        answer without an article is one per slot (memo key (slot,)), shared by every number
+        the version lacks."""
         # no dated version: the newest undated one, never "in force"
         where = self.dated[position] if position >= 0 else self.fallback
-        if where is None:
-            return self._nothing_found(slot, in_force, None)
-        articles = self.index.articles.get(where.id)
-        if articles is None:
-            articles = self.index.version_articles(where.id)
-        if articles.numbers is None and suffix is None:
-            if not 0 < number <= articles.count:
-                return self._nothing_found(slot, in_force, where)
-            article = articles.made.get(number - 1)
-            if article is None:
-                article = articles._make(number - 1, number, None)
-        else:
-            article = articles.find(number, suffix)
-            if article is None:
-                return self._nothing_found(slot, in_force, where)
+        article = None
+        if where is not None:
+            articles = self.index.articles.get(where.id)
+            if articles is None:
+                articles = self.index.version_articles(where.id)
+            if articles.numbers is None and suffix is None:
+                if 0 < number <= articles.count:
+                    article = articles.made.get(number - 1)
+                    if article is None:
+                        article = articles._make(number - 1, number, None)
+            else:
+                article = articles.find(number, suffix)
+        if article is None:
+            shared = self.memo.get((slot,))
+            if shared is not None:
+                return shared
+        # Lookup(law, version, article, repeal, article_version), made as _LookupSlots (below)
         found = _LookupSlots()
         found.law = self.law
         found.version = where if in_force else None
@@ -594,15 +600,9 @@ class Timeline:
         found.article_version = where
         found.__class__ = Lookup
         made: Lookup = found
+        if article is None:
+            self.memo[(slot,)] = made
         return made
-
-    def _nothing_found(self, slot: int, in_force: bool, where: VersionInfo | None) -> Lookup:
-        found = self.memo.get((slot,))
-        if found is None:
-            found = self.memo[(slot,)] = _new_lookup(
-                self.law, where if in_force else None, None, self.repeal, where
-            )
-        return found
 
 
 # A frozen dataclass's __init__ sets each field through object.__setattr__, by name. The hot
@@ -619,48 +619,3 @@ def _slots_of(cls: type) -> Any:
 
 _LookupSlots = _slots_of(Lookup)
 _ArticleInfoSlots = _slots_of(ArticleInfo)
-
-
-def _new_lookup(
-    law: LawInfo,
-    version: VersionInfo | None,
-    article: ArticleInfo | None,
-    repeal: RepealInfo | None,
-    article_version: VersionInfo | None,
-) -> Lookup:
-    """Lookup(law, version, article, repeal, article_version)."""
-    found = _LookupSlots()
-    found.law = law
-    found.version = version
-    found.article = article
-    found.repeal = repeal
-    found.article_version = article_version
-    found.__class__ = Lookup
-    made: Lookup = found
-    return made
-
-
-def _new_article(
-    version_id: int,
-    number: int,
-    suffix: str | None,
-    label: str,
-    deleted: bool,
-    paragraph_count: int,
-    item_counts: tuple[int, ...],
-    chapter_path: tuple[str, ...],
-) -> ArticleInfo:
-    """ArticleInfo(version_id, number, suffix, label, deleted, paragraph_count, item_counts,
-    chapter_path)."""
-    found = _ArticleInfoSlots()
-    found.version_id = version_id
-    found.number = number
-    found.suffix = suffix
-    found.label = label
-    found.deleted = deleted
-    found.paragraph_count = paragraph_count
-    found.item_counts = item_counts
-    found.chapter_path = chapter_path
-    found.__class__ = ArticleInfo
-    made: ArticleInfo = found
-    return made

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from legaldb.index import Packed, PackedArticles, _new_article, _new_lookup
+from legaldb.index import Packed, PackedArticles, StatuteIndex
 from legaldb.models import ArticleInfo, LawInfo, Lookup, RepealInfo, VersionInfo
 
 ROWS = [  # (number, suffix, label, deleted, item_counts, chapter_path), not in order
@@ -105,16 +105,34 @@ def test_a_version_numbered_without_gaps() -> None:
 
 
 def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
-    """The hot path's makers give objects equal to the constructors' (same hash, still frozen)."""
+    """The hot path's answers (a Timeline's lookups: the article made from its shape and
+    label, the Lookup around it, the answer without an article) equal the constructors' (same
+    type, hash and repr, still frozen)."""
     law = LawInfo(1, "中华人民共和国公司法", "公司法", "法律")
     version = VersionInfo(2, 1, "2018年修正", None, date(2018, 10, 26), None, 218, True)
     repeal = RepealInfo(1, date(2024, 7, 1), "公司法（2023年修订）第二百六十六条", None)
     article_values = (2, 16, None, "第十六条", False, 3, (0, 0, 0), ("第一章 总则",))
-    article = _new_article(*article_values)
-    lookup_values = (law, version, article, repeal, version)
+    index = StatuteIndex()
+    index.add_laws([law], [])
+    index.add_versions([version])
+    index.add_repeals([repeal])
+    index.add_article_rows(
+        [(2, n, None, f"第{n}条", False, (0,), ()) for n in range(1, 16)]
+        + [(2, *article_values[1:5], article_values[6], article_values[7])]
+    )
+    index = StatuteIndex.from_plain(marshal.loads(marshal.dumps(index.to_plain())))
+    timeline = index.timeline(1)
+    in_force = timeline.lookup(date(2020, 1, 1).toordinal(), 16, None)
+    before = timeline.lookup(date(2000, 1, 1).toordinal(), 16, None)
+    missing = timeline.lookup(date(2020, 1, 1).toordinal(), 17, None)
+    assert in_force.article is before.article  # one article, two answers
+    assert missing is timeline.lookup(date(2021, 1, 1).toordinal(), 99, None)  # shared
+    law, version, repeal = index.laws[1], index.version_by_id[2], index.repeals[1]
     for made, built in [
-        (article, ArticleInfo(*article_values)),
-        (_new_lookup(*lookup_values), Lookup(*lookup_values)),
+        (in_force.article, ArticleInfo(*article_values)),
+        (in_force, Lookup(law, version, ArticleInfo(*article_values), repeal, version)),
+        (before, Lookup(law, None, ArticleInfo(*article_values), repeal, version)),
+        (missing, Lookup(law, version, None, repeal, version)),
     ]:
         assert type(made) is type(built)
         assert made == built
