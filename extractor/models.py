@@ -8,8 +8,10 @@ known.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
+
+from textnorm.slotted import slot_twin
 
 LawKind = Literal["title", "name", "quoted", "ref_word"]
 
@@ -75,21 +77,13 @@ class Citation:
         }
 
 
-# A frozen dataclass's __init__ sets each field through object.__setattr__, by name: one
-# Citation cost as much as six plain objects, and a pass makes one for every citation, quote
-# and claim. `new_citation` and `new_span` fill a plain class with the same slots
-# instead (ordinary attribute stores) and then make the object the dataclass by assigning its
-# __class__, which Python allows between classes of the same slot layout. Equality, hash, repr
-# and immutability stay the dataclass's own: the object is an instance of it, nothing else.
-def _slots_of(cls: type) -> Any:
-    """A class holding cls's fields as slots, nothing else (the layout cls has)."""
-    return type(f"_{cls.__name__}Slots", (), {"__slots__": tuple(f.name for f in fields(cls))})
-
-
+# A pass makes a Citation for every citation, and a Span or Quote for every quote and claim:
+# `new_citation` and `new_span` make them as slot twins (`textnorm.slotted`), filled and given
+# the dataclass as their __class__.
 SpanType = TypeVar("SpanType", bound=Span)
 _new = object.__new__
-_CitationSlots = _slots_of(Citation)
-_SpanSlots = _slots_of(Span)  # Quote adds no field: the same layout
+_CitationSlots = slot_twin(Citation)
+_SpanSlots = slot_twin(Span)  # Quote adds no field: the same layout
 
 
 def new_citation(

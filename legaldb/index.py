@@ -18,7 +18,7 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -33,6 +33,7 @@ from legaldb.models import (
 )
 from textnorm import normalize_name, strip_prc_prefix
 from textnorm.names import PRC_PREFIX
+from textnorm.slotted import slot_twin
 
 _LEVEL_RANK = {level: rank for rank, level in enumerate(LEVELS)}
 ArticleRow = tuple[int, int, str | None, str, bool, tuple[int, ...], tuple[str, ...]]
@@ -605,17 +606,7 @@ class Timeline:
         return made
 
 
-# A frozen dataclass's __init__ sets each field through object.__setattr__, by name. The hot
-# path fills a plain class with the same slots instead (ordinary attribute stores, a third of
-# the cost) and then makes the object the dataclass by assigning its __class__, which Python
-# allows between classes of the same slot layout. Equality, hash, repr and immutability stay
-# the dataclass's own: the object is an instance of it, nothing else. The plain class is
-# called (`_LookupSlots()`): half the cost of `object.__new__(_LookupSlots)`, which goes
-# through a wrapper taking its arguments as a tuple.
-def _slots_of(cls: type) -> Any:
-    """A class holding cls's fields as slots, nothing else (the layout cls has)."""
-    return type(f"_{cls.__name__}Slots", (), {"__slots__": tuple(f.name for f in fields(cls))})
-
-
-_LookupSlots = _slots_of(Lookup)
-_ArticleInfoSlots = _slots_of(ArticleInfo)
+# Answers are made as slot twins of the frozen dataclasses (`textnorm.slotted`), filled and
+# given the dataclass as their __class__.
+_LookupSlots = slot_twin(Lookup)
+_ArticleInfoSlots = slot_twin(ArticleInfo)

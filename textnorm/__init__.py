@@ -1,5 +1,6 @@
 """Leaf helpers shared by every package: numerals, full-width folding, law-name normalisation
-(and `textnorm.marshalled`, files of plain values written atomically).
+(and `textnorm.marshalled`, files of plain values written atomically; `textnorm.slotted`, frozen
+dataclasses made cheaply).
 
 It imports nothing of LexGate, so `extractor` and `legaldb` can both use it without
 knowing of each other.
