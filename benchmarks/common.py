@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -19,8 +21,11 @@ ANSWERS = SHARED / "eval" / "flzx_dev_answers.jsonl"
 
 
 def fresh_database(prefix: str = "lexgate-bench-") -> str:
-    """The URL of a fresh SQLite file holding the bundled corpus (not timed)."""
-    url = f"sqlite:///{Path(tempfile.mkdtemp(prefix=prefix)) / 'corpus.sqlite3'}"
+    """The URL of a fresh SQLite file holding the bundled corpus (not timed), in a temporary
+    folder removed when the process exits (each is ~125 MB)."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    url = f"sqlite:///{Path(folder) / 'corpus.sqlite3'}"
     upgrade(url)
     engine = make_engine(url)
     import_corpus(engine, read_statutes(repealed=read_repealed()), repealed=read_repealed())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import statistics
 import tempfile
 import time
@@ -42,6 +43,7 @@ def database_lexicon() -> Lexicon:
         return Lexicon.from_mapping(StatuteRepository.load(engine).lexicon())
     finally:
         engine.dispose()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def best_of(passes: int, run: Callable[[], object]) -> float:
