@@ -9,6 +9,7 @@ distinct law parts and 1,067 distinct runs).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -16,6 +17,7 @@ from typing import Any, NamedTuple
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError
 
+from extractor.candidates import REF_WORDS
 from extractor.errors import SpanParseError
 from extractor.models import LawMention, Reference, Run
 from textnorm import cn_to_int
@@ -210,10 +212,71 @@ PARSER = Lark.open(
 )
 
 
+# ---------------------------------------------------------------- plain parts without Lark
+# Most law parts and runs take one of a few plain shapes (《劳动法》, 本法, 劳动法, 第四十七条,
+# 第四十七条第二款、第五十条), whose parse a regular expression fully determines: these are
+# built here as the transformer would build them, and everything else is parsed by Lark. The
+# patterns use citation.lark's terminals (NUM, TITLE, QUOTED_NAME, REF_WORD), narrowed so
+# that no other reading is possible; tests/extractor/test_plain_parts.py checks that both
+# give the same parts for random strings of citation pieces.
+_NUM = r"[0-9０-９]+|[零〇一二两三四五六七八九十百千]+"  # the NUM terminal
+_PLAIN_ARTICLE = rf"第({_NUM})条(?:第({_NUM})款)?"  # article: ORD NUM ARTICLE paragraph?
+_PLAIN_ARTICLE_RE = re.compile(_PLAIN_ARTICLE)
+# Members joined by one-character SEPs (or, 或者 and 以及 are left to Lark).
+_PLAIN_RUN_RE = re.compile(rf"(?:{_PLAIN_ARTICLE})(?:[、，,和及与](?:{_PLAIN_ARTICLE}))*")
+# A title or quoted name and the spacing after it (WS is ignored), and a bare name: NAME is
+# the whole part when it holds no character that may end it (spacing, a note, 的, 中, a
+# comma or colon, 第) or start another terminal (《》“”", an HTML tag).
+_PLAIN_LAW_RE = re.compile(
+    r"(?:(?P<title>《[^《》\n]+》)|(?P<quoted>“[^“”\n]+”|\"[^\"\n]+\"))\s*"
+    r"|(?P<name>[^\s《》“”\"第（）()的中，,：:<]+)"
+)
+_REF_WORDS = tuple(REF_WORDS.split("|"))
+
+
+def _plain_law(part: str) -> LawMention | None:
+    """The law part as the grammar reads it, where it is a plain title, quoted name, ref word
+    or bare name; None for any other part."""
+    match = _PLAIN_LAW_RE.fullmatch(part)
+    if match is None:
+        return None
+    title, quoted, name = match.group("title", "quoted", "name")
+    if title is not None:
+        return LawMention("title", title[1:-1].strip(), 0, len(title))
+    if quoted is not None:
+        return LawMention("quoted", quoted[1:-1].strip(), 0, len(quoted))
+    if name.startswith(_REF_WORDS):  # REF_WORD is lexed first: 本法律… is no NAME
+        return LawMention("ref_word", name, 0, len(name)) if name in _REF_WORDS else None
+    return LawMention("name", name, 0, len(name))
+
+
+def _plain_run(run: str) -> Run | None:
+    """The run as the grammar reads it, where it is a list of plain articles (第N条, with a
+    第M款); None for any other run."""
+    if _PLAIN_RUN_RE.fullmatch(run) is None:
+        return None
+    references = []
+    for member in _PLAIN_ARTICLE_RE.finditer(run):
+        article, paragraph = member.group(1, 2)
+        references.append(
+            Reference(
+                member.start(),
+                member.end(),
+                _numeral(article),
+                None,
+                None if paragraph is None else _numeral(paragraph),
+            )
+        )
+    return Run(tuple(references), references[-1].end)
+
+
 @lru_cache(maxsize=4096)
 def parse_law(part: str) -> LawMention:
     """Parse a span's law part (the law and the gap before its run: 《劳动法》的, 本法);
     raise SpanParseError where the grammar rejects it."""
+    plain = _plain_law(part)
+    if plain is not None:
+        return plain
     try:
         law: LawMention = PARSER.parse(part, start="law_part")  # type: ignore[assignment]
     except LarkError as error:
@@ -225,6 +288,9 @@ def parse_law(part: str) -> LawMention:
 def parse_run(run: str) -> Run:
     """Parse a span's run of references (第四十四条第四项、第五项); raise SpanParseError where
     the grammar rejects it."""
+    plain = _plain_run(run)
+    if plain is not None:
+        return plain
     try:
         parsed: Run = PARSER.parse(run, start="references")  # type: ignore[assignment]
     except LarkError as error:
