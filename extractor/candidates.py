@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from extractor.compiled import kept_pattern
 from extractor.lexicon import PRC_PREFIX, Lexicon
 from textnorm import strip_category
+from textnorm.kept import kept_pattern
 
 # ---------------------------------------------------------------- pieces of the pattern
 # Spacing and numerals are possessive (`*+`, `{1,8}+`): what follows them never starts with a
@@ -96,7 +96,7 @@ _FIRST_CHARS = '第《“"' + "".join(sorted({word[0] for word in REF_WORDS.spli
 # answers against 10,000 candidates), and a failed try of the candidate costs as much as a
 # short match: a ref word's first character goes on only where its second may follow.
 _REF_SECOND_CHARS = "".join(sorted({word[1] for word in REF_WORDS.split("|")}))
-# Compiled once per machine (extractor.compiled): compiling it took a tenth of a check's start.
+# Compiled once per machine (textnorm.kept): compiling it took a tenth of a check's start.
 CANDIDATE_RE = kept_pattern(
     rf"[{_FIRST_CHARS}](?:(?<=[第《“\"])|(?=[{_REF_SECOND_CHARS}]))"
     rf"(?<=(?=(?P<candidate>{_CANDIDATE})).)"
@@ -109,11 +109,11 @@ _HTML_REVERSED = r">[^<>\n]{0,30}[a-zA-Z]/?<"
 _DIVISION_REVERSED = rf"(?:(?:(?!第)[\u4e00-\u9fff]){{1,12}}{_S})?[编章节]{_S}{_N}{_S}第"
 # A name written without 《》 stands on the run's line: these gaps do not cross line breaks.
 _SPACING_REVERSED_RE = re.compile(rf"(?:[ \t\u3000\xa0*]+|的|中|【|{_HTML_REVERSED}){{0,6}}")
-_GAP_REVERSED_RE = re.compile(
+_GAP_REVERSED_RE = kept_pattern(
     rf"(?:[ \t\u3000\xa0*]+|的|中|【|则总|则分|则附|{_HTML_REVERSED}|{_DIVISION_REVERSED}){{0,6}}"
 )
 _NOTE_REVERSED_RE = re.compile(rf"{_S}[）)][^（）()\n]{{1,30}}[（(]")
-_NAME_CHARS_REVERSED_RE = re.compile(r"[\u4e00-\u9fff（）()·]{1,30}")
+_NAME_CHARS_REVERSED_RE = kept_pattern(r"[\u4e00-\u9fff（）()·]{1,30}")
 _LOOK_BACK = 60
 # A name written without 《》 starts after the last verb or particle before it
 # (用人单位违反工伤保险条例 → 工伤保险条例).
@@ -131,7 +131,7 @@ _CONTINUATION_WORDS = (
     "和|及|与|或|或者|以及|并|且|同时|此外|另外|其中|还有|还|也|又|再|则|在|是|为|对|按|依|据|照|"
     "由|于|属于|构成|包括|及其|等|法律依据|依据是|相关法条|法条"
 )
-_CONTINUATION_RE = re.compile(rf"(?:{_CONTINUATION_WORDS})$")
+_CONTINUATION_RE = kept_pattern(rf"(?:{_CONTINUATION_WORDS})$")
 # A name ending in 本法/该法/本条例 … is a ref word with words before it (依照本法, 享受本条例);
 # 合同法 (ending in 同法) is a name.
 _REF_WORD_TAIL_RE = re.compile(
@@ -161,7 +161,7 @@ _APART_MARKS = "，,：:"
 # A name right after one of these is one of a list of laws (劳动法、劳动合同法，第…条).
 _LIST_JOINERS = ("、", "和", "及", "与", "或", "或者", "以及")
 # What may stand before a name alone on its line: a list number, a label (法条：), 根据 …
-_LINE_HEAD_RE = re.compile(
+_LINE_HEAD_RE = kept_pattern(
     r"[ \t\u3000\xa0*#>\-]*"
     r"(?:(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})[.、．)）]|[（(](?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})[）)])?"
     r"(?:[^：:\n]{0,12}[：:])?[ \t\u3000\xa0*]*(?:根据|依据|依照|按照|参照|参见)?"
@@ -174,7 +174,7 @@ _CLAUSE_START_RE = re.compile(
 # common word (方法, 做法, 违法 …).
 _STATUTE_END_RE = re.compile(r"(?<![方做说看想手用写算司执违合非立守依犯办])(?:法|法典|条例)$")
 _MAX_NAME_LINE = 160  # a label, a category, the longest names (~60) and a note
-_ENDS_A_NAME_RE = re.compile(r"[\u4e00-\u9fff）)]")
+_ENDS_A_NAME_RE = kept_pattern(r"[\u4e00-\u9fff）)]")
 _LINE_TAIL = " \t\u3000\xa0*：:"  # after a name alone on its line: spaces, bold marks, a colon
 # The opening 《 cut off with the start of the answer: 医疗器械监督管理条例》（2017年修订）第六条.
 _CUT_TITLE_WINDOW = 200  # leading blank lines, 根据 and a name of up to 60 characters

@@ -22,20 +22,21 @@ from extractor.lexicon import Lexicon
 from extractor.models import Citation, Quote, Reference, Run, new_citation
 from extractor.quotes import find_claim, find_quote
 from textnorm import strip_category
+from textnorm.kept import kept_pattern
 
 MAX_CONTINUATION = 800  # characters from the last citation to a bare 第…条 continuing it
-_PREFIX_RE = re.compile(
+_PREFIX_RE = kept_pattern(
     r"(?P<hint>原|旧|(?:\d{4}|[一二〇零○]{4})年(?:修正|修订|修改)?|修(?:订|正|改)前)(?:的|版)?$"
 )
 # What _PREFIX_RE can end with (its $ also matches before a final line break).
 _PREFIX_LAST_CHARS = "原旧年正订改前的版\n"
-_LAW_SHAPE_RE = re.compile(rf"{LAW_SUFFIX}(?:[（(][一二三四五六七八九十]{{1,3}}[）)])?$")
+_LAW_SHAPE_RE = kept_pattern(rf"{LAW_SUFFIX}(?:[（(][一二三四五六七八九十]{{1,3}}[）)])?$")
 _SENTENCE_ENDS = '。！？；!?;\n”"」'
 _CLOSERS = '”"」』’'
 _HTML_TAG_RE = re.compile(r"</?[a-zA-Z][^<>\n]{0,30}>")
 _DASHED_RE = re.compile(r"^([^-－—]{2,})[-－—]([^-－—]{2,})$")
-_PART_RE = re.compile(r"[\u4e00-\u9fff]{1,6}编")
-_TRAILING_PART_RE = re.compile(r"[\u4e00-\u9fff]{2,6}编$")
+_PART_RE = kept_pattern(r"[\u4e00-\u9fff]{1,6}编")
+_TRAILING_PART_RE = kept_pattern(r"[\u4e00-\u9fff]{2,6}编$")
 
 
 def _ends_recitation(text: str, candidate: Candidate) -> bool:

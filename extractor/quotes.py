@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 
 from extractor.models import Quote, Span, new_span
+from textnorm.kept import kept_pattern
 
 MAX_QUOTE = 5000  # characters; degenerate answers repeat one phrase for pages
 
 # What may stand between the citation and its content.
-_LEAD_RE = re.compile(
+_LEAD_RE = kept_pattern(
     r"[ \t\u3000\xa0】\]]*(?:的|之)?(?:相关|有关)?(?:也|还|亦|均|都)?(?:明确|具体|中|里)?"
     r"(?P<verb>规定如下|规定了|规定|指出|提到|载明|写道|明确|表述为|内容为|内容如下|如下)?"
     r"[ \t\u3000\xa0]*(?P<mark>[：:，,]?)[ \t\u3000\xa0\n]*(?:(?<=[，,])规定了?)?"
@@ -35,14 +36,14 @@ _NOT_CONTENT_RE = re.compile(
     r"(?:的|等|中|和|及|与|或|也|都|则|所|之|关于|是|就|还|并|才|来|里|内|"
     r"即|进行|作出|相关|有关|规定|提到|指出|明确|要求|来看|而言|可知|可以看出|[第、，,。；;：:！？!?）)】\]”\"'])"
 )
-_HEADING_RE = re.compile(
+_HEADING_RE = kept_pattern(
     r"(?:【[^】\n]{1,40}】|\[[^\]\n]{1,40}\]|[\u4e00-\u9fff、]{2,20}罪[：:])[ \t\u3000\xa0,，:：]*"
 )
 # Where the answer turns to its own comment after a recitation. The match starts by taking
 # the mark a comment starts at, so that the engine skips from one such mark to the next (a
 # leading look-ahead would have it try the whole pattern at every character); each branch
 # then looks back at the mark it starts with.
-_COMMENT_RE = re.compile(
+_COMMENT_RE = kept_pattern(
     r"[。！？!?；;，,\n<]"
     r"(?:(?:(?<=[。！？!?；;])|(?<=[，,])(?=因此|所以|因而|综上))[ \t\u3000\xa0]*"
     r"(?=因此|所以|因而|故而|综上|由此可见|可见|据此|这意味着|这表明|这说明|也就是说|换句话说|简而言之|"
@@ -56,7 +57,7 @@ _COMMENT_RE = re.compile(
 )
 # A numbered list opening a line (1. / （一） / 一、): after a lead-in ending in a colon
 # (…需要满足以下条件：), the list that follows a blank line is still the recitation.
-_LIST_LINE_RE = re.compile(
+_LIST_LINE_RE = kept_pattern(
     r"[ \t\u3000\xa0]*(?:\d{1,2}[.、．](?!\d)|[（(][一二三四五六七八九十]{1,3}[）)]|[一二三四五六七八九十]{1,3}、)"
 )
 _TRAILING = " \t\u3000\xa0\n。；;，,"

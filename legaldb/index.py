@@ -32,6 +32,7 @@ from legaldb.models import (
     VersionInfo,
 )
 from textnorm import normalize_name, strip_prc_prefix
+from textnorm.kept import kept_pattern
 from textnorm.names import PRC_PREFIX
 from textnorm.slotted import slot_twin
 
@@ -45,9 +46,9 @@ PROVINCES = (
 )  # fmt: skip
 _PROVINCE_PREFIX = re.compile(rf"^(?:{'|'.join(PROVINCES)})")
 # A prefecture or county before the title: 深圳市…条例, 延边朝鲜族自治州…条例, 深圳经济特区…
-_LOCAL_PREFIX = re.compile(r"^[\u4e00-\u9fff]{2,12}?(?:市|自治州|自治县|自治旗|县|盟|经济特区)")
+_LOCAL_PREFIX = kept_pattern(r"^[\u4e00-\u9fff]{2,12}?(?:市|自治州|自治县|自治旗|县|盟|经济特区)")
 _JUDICIAL = re.compile(r"^最高人民(?:法院|检察院).*(?:解释|规定|批复|决定|答复|意见)$")
-_MINISTRY = re.compile(
+_MINISTRY = kept_pattern(
     r"^(?:国家|中国|财政|教育|科学技术|工业和信息化|公安|民政|司法|人力资源和社会保障|自然资源"
     r"|生态环境|住房和城乡建设|交通运输|水利|农业农村|商务|文化和旅游|卫生|退役军人事务|应急管理"
     r"|审计|海关|市场监督|中国人民银行|外交|国防)[\u4e00-\u9fff]*?(?:部|委员会|总局|局|署|银行|总署)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from textnorm.kept import kept_pattern
 from textnorm.width import to_halfwidth
 
 PRC_PREFIX = "中华人民共和国"
@@ -21,7 +22,7 @@ CATEGORIES = (
 )
 # "X类中的" names any category (公安部类中的…); a bare "X类" only a known one, since names
 # hold 类 too (人类遗传资源管理条例, 森林和野生动物类型自然保护区管理办法).
-_CATEGORY_PREFIX = re.compile(
+_CATEGORY_PREFIX = kept_pattern(
     rf"^(?:[\u4e00-\u9fff、]{{2,12}}?类中的|(?:{'|'.join(CATEGORIES)})类)(?=[\u4e00-\u9fff])"
 )
 

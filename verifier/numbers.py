@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from textnorm import NumeralError, cn_to_int
+from textnorm.kept import kept_pattern
 from verifier.models import NumberConflict, Quantity, QuantityKind
 
 _CN = "零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟"
@@ -39,7 +40,7 @@ _STARTS = "".join(sorted({word[0] for word in (_LOWER | _UPPER) - _SUFFIX_BOUNDS
 # One pass over the text; the alternatives are tried in this order at each position. The
 # lookahead only turns away, cheaply, the positions where none of them can start (most of a
 # statute's characters), and so changes no match.
-_QUANTITY = re.compile(
+_QUANTITY = kept_pattern(
     rf"""
     (?=[\d{_CN}双半{_STARTS}])
     (?P<pre>{_PREFIX_BOUNDS})?
@@ -65,7 +66,7 @@ _QUANTITY = re.compile(
 _ARABIC = re.compile(r"(\d+(?:\.\d+)?)([十百千万亿]*)")
 _MONTH_FOLLOWS = re.compile(rf"{_NUM}月")  # after 2023年: a date
 # The low end of a range written without its unit, before the high end: 三至五年.
-_RANGE_LOW = re.compile(rf"(?<!第)({_NUM})\s*(?:至|到|-|－|~|～|—)\s*$")
+_RANGE_LOW = kept_pattern(rf"(?<!第)({_NUM})\s*(?:至|到|-|－|~|～|—)\s*$")
 
 _DAYS = {"小时": 1 / 24, "日": 1.0, "天": 1.0, "工作日": 1.0, "周": 7.0, "星期": 7.0}
 _DAYS |= {"个月": 365 / 12, "月": 365 / 12, "年": 365.0}

@@ -54,6 +54,7 @@ from rapidfuzz import fuzz
 
 from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
+from textnorm.kept import kept_pattern
 from verifier.content import FOUND_IN_LIMIT, ArticleKey, compare_memoised, version_index
 from verifier.memo import recall
 from verifier.models import (
@@ -100,7 +101,7 @@ JUDGED_PER_REPOSITORY = 8192  # memoised verdicts (a few hundred bytes each)
 CONDITION_FOUND = 80  # partial_ratio (0-100) at which a condition clause counts as stated
 
 _JUDGED: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple, Support]] = WeakKeyDictionary()
-_STOCK = re.compile("|".join(sorted(STOCK_PHRASES, key=len, reverse=True)))
+_STOCK = kept_pattern("|".join(sorted(STOCK_PHRASES, key=len, reverse=True)))
 _LIST_LEAD = re.compile(r"有?下列[^，,。；;：:、\n]{0,15}")
 _ITEM_LINE = re.compile(r"^\s*[（(][一二三四五六七八九十]{1,3}[）)]\s*")
 # 残疾人是指… / 本法所称残疾人，是指…: a definition, at the start of the content or of a sentence.

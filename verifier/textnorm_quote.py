@@ -12,11 +12,12 @@ import re
 from functools import cache, lru_cache
 
 from textnorm import HALF_WIDTH, int_to_cn
+from textnorm.kept import kept_pattern
 
 # Markup tokens some models emit (<eoa>, </s>, <|endoftext|>); never part of a statute.
 _MARKUP = re.compile(r"<\|?/?[A-Za-z_]{1,20}\|?>")
 # Item and list markers, once brackets and digits are half-width.
-_ITEM_MARKERS = re.compile(
+_ITEM_MARKERS = kept_pattern(
     r"\(\s*[一二三四五六七八九十百\d]{1,4}\s*\)"  # （一） (1)
     r"|[\u2460-\u2473\u2776-\u277f]"  # ① … ⑳, ❶ … ❿
     r"|^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、](?!\d)",  # 1. 一、 at a line's start
@@ -34,7 +35,7 @@ _NUMERAL = r"[零〇一二两三四五六七八九十百千\d]+"
 _LABEL = rf"第{_NUMERAL}条(?:之[一二三四五六七八九十]+)?"
 # Framing before a recitation: up to an article label within the first 80 characters, with the
 # words that introduce the text (规定如下：, 的内容是“, ：).
-_LEADING_FRAME = re.compile(
+_LEADING_FRAME = kept_pattern(
     rf"{_LABEL}(?:的)?(?:规定|内容|条文|原文|全文)?(?:如下|是|为)?[:：，,\s“\"「『]*"
 )
 _FRAME_WINDOW = 80
