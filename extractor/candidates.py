@@ -12,7 +12,6 @@ alternatives can both consume the same text at length, so the scan stays linear.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -108,20 +107,20 @@ CANDIDATE_RE = kept_pattern(
 _HTML_REVERSED = r">[^<>\n]{0,30}[a-zA-Z]/?<"
 _DIVISION_REVERSED = rf"(?:(?:(?!第)[\u4e00-\u9fff]){{1,12}}{_S})?[编章节]{_S}{_N}{_S}第"
 # A name written without 《》 stands on the run's line: these gaps do not cross line breaks.
-_SPACING_REVERSED_RE = re.compile(rf"(?:[ \t\u3000\xa0*]+|的|中|【|{_HTML_REVERSED}){{0,6}}")
+_SPACING_REVERSED_RE = kept_pattern(rf"(?:[ \t\u3000\xa0*]+|的|中|【|{_HTML_REVERSED}){{0,6}}")
 _GAP_REVERSED_RE = kept_pattern(
     rf"(?:[ \t\u3000\xa0*]+|的|中|【|则总|则分|则附|{_HTML_REVERSED}|{_DIVISION_REVERSED}){{0,6}}"
 )
-_NOTE_REVERSED_RE = re.compile(rf"{_S}[）)][^（）()\n]{{1,30}}[（(]")
+_NOTE_REVERSED_RE = kept_pattern(rf"{_S}[）)][^（）()\n]{{1,30}}[（(]")
 _NAME_CHARS_REVERSED_RE = kept_pattern(r"[\u4e00-\u9fff（）()·]{1,30}")
 _LOOK_BACK = 60
 # A name written without 《》 starts after the last verb or particle before it
 # (用人单位违反工伤保险条例 → 工伤保险条例).
-_LAST_CLAUSE_RE = re.compile(
+_LAST_CLAUSE_RE = kept_pattern(
     r"的|是|了|违反|根据|依据|依照|按照|参照|适用|参见|援引|引用|对照|结合|符合|以及|关于"
 )
-_LAW_SUFFIX_RE = re.compile(rf"{LAW_SUFFIX}$")
-_LEADING_WORDS_RE = re.compile(
+_LAW_SUFFIX_RE = kept_pattern(rf"{LAW_SUFFIX}$")
+_LEADING_WORDS_RE = kept_pattern(
     r"^(?:根据|依据|依照|按照|参照|参考|参见|对照|结合|违反|适用|援引|引用|详见|查阅|符合|"
     r"即|如|见|和|及|与|或|并|在|按|依|据|照|我国|现行|相关|有关)+"
 )
@@ -134,7 +133,7 @@ _CONTINUATION_WORDS = (
 _CONTINUATION_RE = kept_pattern(rf"(?:{_CONTINUATION_WORDS})$")
 # A name ending in 本法/该法/本条例 … is a ref word with words before it (依照本法, 享受本条例);
 # 合同法 (ending in 同法) is a name.
-_REF_WORD_TAIL_RE = re.compile(
+_REF_WORD_TAIL_RE = kept_pattern(
     r"(?:本|该|此|上述|前述)(?:法|法律|条例|规定|司法解释|解释|办法|细则|决定)$"
 )
 _GENERIC_NAMES = frozenset(
@@ -167,18 +166,18 @@ _LINE_HEAD_RE = kept_pattern(
     r"(?:[^：:\n]{0,12}[：:])?[ \t\u3000\xa0*]*(?:根据|依据|依照|按照|参照|参见)?"
     r"(?:[\u4e00-\u9fff、]{2,12}?(?:类中的|[-－—]))?"  # a category: 民法商法类中的…, 社会法-…
 )
-_CLAUSE_START_RE = re.compile(
+_CLAUSE_START_RE = kept_pattern(
     rf"(?:{_LAST_CLAUSE_RE.pattern}|在|按|依|据|照|即|如|见|对|为|由|和|及|与|或)$"
 )
 # Unknown to the lexicon, a name set apart from its run must end like a statute, not in a
 # common word (方法, 做法, 违法 …).
-_STATUTE_END_RE = re.compile(r"(?<![方做说看想手用写算司执违合非立守依犯办])(?:法|法典|条例)$")
+_STATUTE_END_RE = kept_pattern(r"(?<![方做说看想手用写算司执违合非立守依犯办])(?:法|法典|条例)$")
 _MAX_NAME_LINE = 160  # a label, a category, the longest names (~60) and a note
 _ENDS_A_NAME_RE = kept_pattern(r"[\u4e00-\u9fff）)]")
 _LINE_TAIL = " \t\u3000\xa0*：:"  # after a name alone on its line: spaces, bold marks, a colon
 # The opening 《 cut off with the start of the answer: 医疗器械监督管理条例》（2017年修订）第六条.
 _CUT_TITLE_WINDOW = 200  # leading blank lines, 根据 and a name of up to 60 characters
-_CUT_TITLE_RE = re.compile(
+_CUT_TITLE_RE = kept_pattern(
     r"[\s*]*(?:根据|依据|依照|按照|参照)?(?P<name>[^《》“”\n。，,：:；！？]{2,60})》"
 )
 

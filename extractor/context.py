@@ -34,7 +34,7 @@ _LAW_SHAPE_RE = kept_pattern(rf"{LAW_SUFFIX}(?:[（(][一二三四五六七八�
 _SENTENCE_ENDS = '。！？；!?;\n”"」'
 _CLOSERS = '”"」』’'
 _HTML_TAG_RE = re.compile(r"</?[a-zA-Z][^<>\n]{0,30}>")
-_DASHED_RE = re.compile(r"^([^-－—]{2,})[-－—]([^-－—]{2,})$")
+_DASHED_RE = kept_pattern(r"^([^-－—]{2,})[-－—]([^-－—]{2,})$")
 _PART_RE = kept_pattern(r"[\u4e00-\u9fff]{1,6}编")
 _TRAILING_PART_RE = kept_pattern(r"[\u4e00-\u9fff]{2,6}编$")
 

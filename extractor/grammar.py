@@ -9,7 +9,6 @@ distinct law parts and 1,067 distinct runs).
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -21,6 +20,7 @@ from extractor.candidates import REF_WORDS
 from extractor.errors import SpanParseError
 from extractor.models import LawMention, Reference, Run
 from textnorm import cn_to_int
+from textnorm.kept import kept_pattern
 
 MAX_RANGE = 30  # a range wider than this yields its two ends only (第1至1000条 is noise)
 _CN_NUMERAL = set("一二三四五六七八九十")
@@ -221,13 +221,13 @@ PARSER = Lark.open(
 # give the same parts for random strings of citation pieces.
 _NUM = r"[0-9０-９]+|[零〇一二两三四五六七八九十百千]+"  # the NUM terminal
 _PLAIN_ARTICLE = rf"第({_NUM})条(?:第({_NUM})款)?"  # article: ORD NUM ARTICLE paragraph?
-_PLAIN_ARTICLE_RE = re.compile(_PLAIN_ARTICLE)
+_PLAIN_ARTICLE_RE = kept_pattern(_PLAIN_ARTICLE)
 # Members joined by one-character SEPs (or, 或者 and 以及 are left to Lark).
-_PLAIN_RUN_RE = re.compile(rf"(?:{_PLAIN_ARTICLE})(?:[、，,和及与](?:{_PLAIN_ARTICLE}))*")
+_PLAIN_RUN_RE = kept_pattern(rf"(?:{_PLAIN_ARTICLE})(?:[、，,和及与](?:{_PLAIN_ARTICLE}))*")
 # A title or quoted name and the spacing after it (WS is ignored), and a bare name: NAME is
 # the whole part when it holds no character that may end it (spacing, a note, 的, 中, a
 # comma or colon, 第) or start another terminal (《》“”", an HTML tag).
-_PLAIN_LAW_RE = re.compile(
+_PLAIN_LAW_RE = kept_pattern(
     r"(?:(?P<title>《[^《》\n]+》)|(?P<quoted>“[^“”\n]+”|\"[^\"\n]+\"))\s*"
     r"|(?P<name>[^\s《》“”\"第（）()的中，,：:<]+)"
 )

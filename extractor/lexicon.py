@@ -13,7 +13,6 @@ if exactly one does.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,11 +20,12 @@ from types import MappingProxyType
 
 from extractor.errors import LexiconError
 from textnorm import normalize_name, strip_prc_prefix
+from textnorm.kept import kept_pattern
 
 PRC_PREFIX = "中华人民共和国"
-_INNER_TITLE = re.compile(r"^最高人民法院关于(?:适用)?[《〈]([^《》〈〉]+)[》〉](.+)$")
+_INNER_TITLE = kept_pattern(r"^最高人民法院关于(?:适用)?[《〈]([^《》〈〉]+)[》〉](.+)$")
 _BRACKETS = str.maketrans({"(": "（", ")": "）"})
-_NUMBERED_INTERPRETATION = re.compile(r"若干问题的解释(（[一二三四五六七八九十]+）)")
+_NUMBERED_INTERPRETATION = kept_pattern(r"若干问题的解释(（[一二三四五六七八九十]+）)")
 _MIN_SUFFIX_KEY = 4  # 交通安全法 → 道路交通安全法; shorter tails (保险法) are too ambiguous
 
 

@@ -22,17 +22,17 @@ _LEAD_RE = kept_pattern(
     r"[ \t\u3000\xa0]*(?P<mark>[：:，,]?)[ \t\u3000\xa0\n]*(?:(?<=[，,])规定了?)?"
 )
 # After "规定，" the answer speaks, not the article: 如果您…, 您可以…
-_ANSWER_VOICE_RE = re.compile(r"如果您|如果你|您|你|我|因此|所以|建议")
+_ANSWER_VOICE_RE = kept_pattern(r"如果您|如果你|您|你|我|因此|所以|建议")
 # 按照《…》第X条的规定，办理… gives an instruction, not the article's text.
-_INSTRUCTION_RE = re.compile(r"(?:按照|依照|遵照)$")
+_INSTRUCTION_RE = kept_pattern(r"(?:按照|依照|遵照)$")
 # 依照《…》第X条解除劳动合同的，… applies the article in the answer's own sentence.
-_APPLYING_RE = re.compile(r"(?:按照|依照|遵照|依据|根据)$")
+_APPLYING_RE = kept_pattern(r"(?:按照|依照|遵照|依据|根据)$")
 # A recitation that lists items or opens with a colon runs on past its first sentence.
-_RECITAL_SIGNS_RE = re.compile(r"[：:]|[（(][一二三四五六七八九十]{1,3}[）)]")
-_SENTENCE_END_RE = re.compile(r"[。！？!?]")
+_RECITAL_SIGNS_RE = kept_pattern(r"[：:]|[（(][一二三四五六七八九十]{1,3}[）)]")
+_SENTENCE_END_RE = kept_pattern(r"[。！？!?]")
 _OPEN_QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
 # Text straight after the number that is the answer's own words, not the article's.
-_NOT_CONTENT_RE = re.compile(
+_NOT_CONTENT_RE = kept_pattern(
     r"(?:的|等|中|和|及|与|或|也|都|则|所|之|关于|是|就|还|并|才|来|里|内|"
     r"即|进行|作出|相关|有关|规定|提到|指出|明确|要求|来看|而言|可知|可以看出|[第、，,。；;：:！？!?）)】\]”\"'])"
 )
@@ -61,8 +61,8 @@ _LIST_LINE_RE = kept_pattern(
     r"[ \t\u3000\xa0]*(?:\d{1,2}[.、．](?!\d)|[（(][一二三四五六七八九十]{1,3}[）)]|[一二三四五六七八九十]{1,3}、)"
 )
 _TRAILING = " \t\u3000\xa0\n。；;，,"
-_CLAIM_END_RE = re.compile("[。！？；!?;\n]")
-_CLAIM_BODY_RE = re.compile("[^。！？；!?;\n]*")
+_CLAIM_END_RE = kept_pattern("[。！？；!?;\n]")
+_CLAIM_BODY_RE = kept_pattern("[^。！？；!?;\n]*")
 MAX_CLAIM_SIDE = 400  # characters: a claim is one sentence, not a page
 
 

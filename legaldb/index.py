@@ -14,7 +14,6 @@ the whole version's objects.
 from __future__ import annotations
 
 import marshal
-import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -44,10 +43,10 @@ PROVINCES = (
     "安徽", "福建", "江西", "山东", "河南", "湖北", "湖南", "广东", "海南", "四川", "贵州",
     "云南", "陕西", "甘肃", "青海", "台湾", "内蒙古", "广西", "西藏", "宁夏", "新疆",
 )  # fmt: skip
-_PROVINCE_PREFIX = re.compile(rf"^(?:{'|'.join(PROVINCES)})")
+_PROVINCE_PREFIX = kept_pattern(rf"^(?:{'|'.join(PROVINCES)})")
 # A prefecture or county before the title: 深圳市…条例, 延边朝鲜族自治州…条例, 深圳经济特区…
 _LOCAL_PREFIX = kept_pattern(r"^[\u4e00-\u9fff]{2,12}?(?:市|自治州|自治县|自治旗|县|盟|经济特区)")
-_JUDICIAL = re.compile(r"^最高人民(?:法院|检察院).*(?:解释|规定|批复|决定|答复|意见)$")
+_JUDICIAL = kept_pattern(r"^最高人民(?:法院|检察院).*(?:解释|规定|批复|决定|答复|意见)$")
 _MINISTRY = kept_pattern(
     r"^(?:国家|中国|财政|教育|科学技术|工业和信息化|公安|民政|司法|人力资源和社会保障|自然资源"
     r"|生态环境|住房和城乡建设|交通运输|水利|农业农村|商务|文化和旅游|卫生|退役军人事务|应急管理"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from textnorm.kept import kept_pattern
+
 DIGITS: dict[str, int] = {
     "零": 0,
     "〇": 0,
@@ -44,7 +46,7 @@ BIG_UNITS: dict[str, int] = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "
 CN_DIGITS = "零一二三四五六七八九"
 FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 NUMERAL_CHARS = "".join(DIGITS) + "".join(SMALL_UNITS) + "".join(BIG_UNITS)
-ARABIC_RE = re.compile(r"[0-9０-９]+")
+ARABIC_RE = kept_pattern(r"[0-9０-９]+")
 
 
 class NumeralError(ValueError):

@@ -7,7 +7,7 @@ stays one character, so spans found in folded text are spans of the original.
 
 from __future__ import annotations
 
-import re
+from textnorm.kept import kept_pattern
 
 HALF_WIDTH: dict[int, int] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {
     0x3000: 0x20
@@ -26,7 +26,7 @@ def fold_width(text: str) -> str:
 
 # What to_halfwidth changes: searched first, since translating CJK text through a dict costs
 # a lookup per character and most text holds none of these.
-_ALNUM_FULL_WIDTH = re.compile(f"[{''.join(map(chr, sorted(_ALNUM_HALF_WIDTH)))}]")
+_ALNUM_FULL_WIDTH = kept_pattern(f"[{''.join(map(chr, sorted(_ALNUM_HALF_WIDTH)))}]")
 
 
 def to_halfwidth(text: str) -> str:

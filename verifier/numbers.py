@@ -63,8 +63,8 @@ _QUANTITY = kept_pattern(
     re.VERBOSE,
 )
 
-_ARABIC = re.compile(r"(\d+(?:\.\d+)?)([十百千万亿]*)")
-_MONTH_FOLLOWS = re.compile(rf"{_NUM}月")  # after 2023年: a date
+_ARABIC = kept_pattern(r"(\d+(?:\.\d+)?)([十百千万亿]*)")
+_MONTH_FOLLOWS = kept_pattern(rf"{_NUM}月")  # after 2023年: a date
 # The low end of a range written without its unit, before the high end: 三至五年.
 _RANGE_LOW = kept_pattern(rf"(?<!第)({_NUM})\s*(?:至|到|-|－|~|～|—)\s*$")
 

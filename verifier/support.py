@@ -42,7 +42,6 @@ another version, another cited law).
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
@@ -102,14 +101,14 @@ CONDITION_FOUND = 80  # partial_ratio (0-100) at which a condition clause counts
 
 _JUDGED: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple, Support]] = WeakKeyDictionary()
 _STOCK = kept_pattern("|".join(sorted(STOCK_PHRASES, key=len, reverse=True)))
-_LIST_LEAD = re.compile(r"有?下列[^，,。；;：:、\n]{0,15}")
-_ITEM_LINE = re.compile(r"^\s*[（(][一二三四五六七八九十]{1,3}[）)]\s*")
+_LIST_LEAD = kept_pattern(r"有?下列[^，,。；;：:、\n]{0,15}")
+_ITEM_LINE = kept_pattern(r"^\s*[（(][一二三四五六七八九十]{1,3}[）)]\s*")
 # 残疾人是指… / 本法所称残疾人，是指…: a definition, at the start of the content or of a sentence.
-_DEFINITION = re.compile(
+_DEFINITION = kept_pattern(
     r"(?:^|[。；;\n])\s*(?:本(?:法|条例|办法|规定|解释)所称)?(?P<term>[^，,。；;：:、\s]{2,12}?)[，,]?是指"
 )
-_CLAUSE = re.compile(r"[^，,。；;：:！？!?\n]+")
-_CONDITION = re.compile(
+_CLAUSE = kept_pattern(r"[^，,。；;：:！？!?\n]+")
+_CONDITION = kept_pattern(
     r"^(?:但|根据|依照|按照|经|未经|除|如果|凡)|除外$|(?<!下列)(?<!之一)(?:的|后|时)$"
 )
 

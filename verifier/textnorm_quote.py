@@ -27,9 +27,9 @@ _ARABIC = re.compile(r"\d+")
 _NOT_WORD = re.compile(r"[\W_]+")
 
 # Where sentences of an article end: a quote is compared with runs of whole sentences.
-SENTENCE_END = re.compile(r"(?<=[。；;！？!?：:\n])")
+SENTENCE_END = kept_pattern(r"(?<=[。；;！？!?：:\n])")
 # Where clauses of a quote end, for measuring how much of the quote the article contains.
-CLAUSE_END = re.compile(r"[。；;！？!?：:，,\n]+")
+CLAUSE_END = kept_pattern(r"[。；;！？!?：:，,\n]+")
 
 _NUMERAL = r"[零〇一二两三四五六七八九十百千\d]+"
 _LABEL = rf"第{_NUMERAL}条(?:之[一二三四五六七八九十]+)?"
@@ -40,7 +40,7 @@ _LEADING_FRAME = kept_pattern(
 )
 _FRAME_WINDOW = 80
 # Framing after a recitation: a last sentence that only says what was recited.
-_TRAILING_FRAME = re.compile(
+_TRAILING_FRAME = kept_pattern(
     r"(?:^|(?<=[。.！!\n]))\s*(?:以上|上述|这就是|这是|该条|此条|本条)[^。\n]{0,60}"
     r"(?:内容|规定|条文)[^。\n]{0,10}[。.]?\s*$"
 )
