@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime
+from weakref import WeakKeyDictionary
 from zoneinfo import ZoneInfo
 
 from extractor import Citation, extract
@@ -13,6 +15,7 @@ from legaldb.models import LawInfo, VersionInfo
 from verifier.classify import Classification, classify
 from verifier.content import NO_QUOTE, check_numbers, check_quote
 from verifier.lexicon import lexicon_of
+from verifier.memo import recall
 from verifier.models import (
     NO_SUPPORT,
     STATUSES,
@@ -24,6 +27,14 @@ from verifier.models import (
     Verdict,
 )
 from verifier.support import judge_support
+
+CLASSIFIED_PER_REPOSITORY = 8192  # memoised classifications (a few hundred bytes each)
+
+# What a citation is held to: its classification, the article's text and the resolved article
+# with that text. A pure function of the cited provision, the date and the repository, and the
+# same provisions recur (2,715 distinct ones among the 9,642 citations of the flzx answers).
+_Held = tuple[Classification, str | None, Resolved | None]
+_HELD: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple, _Held]] = WeakKeyDictionary()
 
 
 def today(timezone: str) -> date:
@@ -45,23 +56,44 @@ def _with_text(classification: Classification, repo: StatuteRepository) -> str |
     return found.text if found else None
 
 
+def _held(repo: StatuteRepository, citation: Citation, as_of: date) -> _Held:
+    """The citation's classification on as_of, with the text of the article it is held to and
+    the resolved article carrying that text (memoised per repository, least recently used out)."""
+    c = citation
+    law_name = c.law or c.law_as_written
+
+    def classified() -> _Held:
+        k = classify(repo, law_name, c.article, c.article_suffix, c.paragraph, c.item, as_of,
+                     c.version_hint)  # fmt: skip
+        return _hold(repo, k)
+
+    key = (law_name, c.article, c.article_suffix, c.paragraph, c.item, as_of, c.version_hint)
+    return recall(_HELD, repo, key, CLASSIFIED_PER_REPOSITORY, classified)
+
+
+def _hold(repo: StatuteRepository, k: Classification) -> _Held:
+    article_text = _with_text(k, repo)
+    resolved = k.resolved
+    if resolved is not None and article_text is not None:
+        resolved = Resolved(
+            resolved.law, resolved.version_label, resolved.effective_from,
+            resolved.effective_to, resolved.article_label, article_text,
+        )  # fmt: skip
+    return k, article_text, resolved
+
+
 def check_citations(
     citations: Sequence[Citation], repo: StatuteRepository, as_of: date, *, content: bool = True
 ) -> CheckResult:
     """Verify already-extracted citations; `content=False` skips quote and number checks."""
-    classified = [
-        classify(repo, c.law or c.law_as_written, c.article, c.article_suffix, c.paragraph,
-                 c.item, as_of, c.version_hint)
-        for c in citations
-    ]  # fmt: skip
+    held = [_held(repo, c, as_of) for c in citations]
     cited_laws: dict[int, tuple[LawInfo, VersionInfo]] = {
         k.law.id: (k.law, k.version)
-        for k in classified
+        for k, _, _ in held
         if k.law is not None and k.version is not None and k.version.has_text
     }
     verdicts = []
-    for citation, k in zip(citations, classified, strict=True):
-        article_text = _with_text(k, repo)
+    for citation, (k, article_text, resolved) in zip(citations, held, strict=True):
         quote_check: QuoteCheck = NO_QUOTE
         conflicts: tuple = ()
         support = NO_SUPPORT
@@ -95,12 +127,6 @@ def check_citations(
             status, reason = "deprecated", "superseded"
             facts = replace(facts, recited_version=quote_check.found_in[0].version_label,
                             recited_article=quote_check.found_in[0].article_label)  # fmt: skip
-        resolved = k.resolved
-        if resolved is not None and article_text is not None:
-            resolved = Resolved(
-                resolved.law, resolved.version_label, resolved.effective_from,
-                resolved.effective_to, resolved.article_label, article_text,
-            )  # fmt: skip
         verdicts.append(
             Verdict(citation, status, reason, facts, resolved, quote_check, conflicts, support)
         )

@@ -50,22 +50,10 @@ def check_jsonl_lines(
     verifier.batch.workers_for."""
     from verifier.batch import map_jsonl, workers_for
     from verifier.check import check
-    from verifier.serialize import summary_to_json, verdict_to_json
-
-    # json.dumps(..., ensure_ascii=False) without its check for circular references (a
-    # line's dicts and lists are built fresh and hold no cycle): the same bytes, a sixth less.
-    encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+    from verifier.serialize import result_line
 
     def line(item: dict[str, Any], answer: str, as_of: date) -> str:
-        result = check(answer, repo, as_of)
-        return encode(
-            {
-                "id": item.get("id"),
-                "as_of": result.as_of,
-                "citations": [verdict_to_json(v, with_text=with_text) for v in result.verdicts],
-                "summary": summary_to_json(result.summary),
-            }
-        )
+        return result_line(item.get("id"), check(answer, repo, as_of), with_text=with_text)
 
     workers = workers_for(jobs, len(lines))
     # A check makes next to no cyclic garbage (35 objects over the 2,750 flzx answers), so the

@@ -20,7 +20,9 @@ def recall(
     compute: Callable[[], Value],
 ) -> Value:
     """compute() memoised under key in owner's memo, the least recently used dropped past limit."""
-    memo = memos.setdefault(owner, OrderedDict())
+    memo = memos.get(owner)
+    if memo is None:
+        memo = memos[owner] = OrderedDict()
     found = memo.get(key)
     if found is None:
         found = compute()

@@ -263,6 +263,8 @@ def _article_quantities(
 def number_conflicts(claim_text: str, article_text: str) -> list[NumberConflict]:
     """Quantities of the claim that the article contradicts (see the module docstring)."""
     article, intervals = _article_quantities(article_text)
+    if not article:
+        return []  # nothing to contradict: the claim is not read (most articles state no number)
     conflicts: dict[tuple[str, float], NumberConflict] = {}
     for claim in _quantities(claim_text):
         family = _unit_family(claim.kind, claim.unit)
