@@ -2,13 +2,13 @@
 
 Pure: built from plain rows (the repository runs the SQL), answers without I/O. It holds no
 article texts, so the national corpus fits in tens of megabytes and a lookup is a few dict
-probes and one bisect. A version's article structure is kept packed (`PackedArticles`: the
-numbers and columns as arrays, the labels as one string, item counts and chapter paths as
-positions in tables the whole index shares), and each law's correspondences as one
-marshalled block; an `ArticleInfo` (a `Successor`) is made only when asked for: a process
-touches a few hundred versions and few of their articles, a million articles stay under a
-hundred bytes each, and the first lookup of an article costs a bisection and a slice, not
-the whole version's objects.
+probes and one bisect. The articles' structure is kept packed (every article of every version
+in one array of positions in a table of shapes the whole index shares, each version's
+numbering in its layout), and each law's correspondences as one marshalled block; an
+`ArticleInfo` (a `Successor`) is made only when asked for: a process touches a few hundred
+versions and few of their articles, a million articles stay under a hundred bytes each, and
+the first lookup of an article reads one position, not the whole version's objects, and
+opens nothing per version.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from legaldb.models import (
 from textnorm import normalize_name, strip_prc_prefix
 from textnorm.kept import kept_pattern
 from textnorm.names import PRC_PREFIX
-from textnorm.slotted import slot_twin
 
 _LEVEL_RANK = {level: rank for rank, level in enumerate(LEVELS)}
 ArticleRow = tuple[int, int, str | None, str, bool, tuple[int, ...], tuple[str, ...]]
@@ -104,14 +103,19 @@ class StatuteIndex:
     # per law: the dated versions sorted by effective_from, and their start ordinals
     dated: dict[int, tuple[VersionInfo, ...]] = field(default_factory=dict)
     starts: dict[int, list[int]] = field(default_factory=dict)
-    # per version: its article structure packed (PackedArticles.pack); `articles` holds the
-    # versions already asked for, each making its ArticleInfo objects one by one on demand
-    article_rows: dict[int, Packed] = field(default_factory=dict)
-    article_totals: dict[int, int] = field(default_factory=dict)
-    articles: dict[int, PackedArticles] = field(default_factory=dict)
-    # shared by every version, so that opening one unmarshals nothing and making an article
-    # reads one column: the distinct shapes of all articles, (deleted, paragraph_count,
-    # item_counts, chapter_path), by position (a packed article holds its shape's), and the
+    # The articles of every version, one after the other in one array: each article's shape
+    # (its position in `shapes`), a version's articles in (number, suffix) order from its
+    # layout's first position; an `ArticleInfo` is made only for an article asked for, and
+    # kept in `made` by its position in the array (the same article is the same object).
+    # Nothing is opened per version: a version's layout says where its articles lie and how
+    # they are numbered (Layout, below); `numbered` holds the numbers of the versions not
+    # numbered 1 … n that were asked about.
+    layouts: dict[int, Layout] = field(default_factory=dict)
+    article_shapes: array[int] = field(default_factory=lambda: array("I"))
+    made: dict[int, ArticleInfo] = field(default_factory=dict)
+    numbered: dict[int, array[int]] = field(default_factory=dict)
+    # shared by every version, so that making an article reads one position: the distinct
+    # shapes of all articles, (deleted, paragraph_count, item_counts, chapter_path), and the
     # label of each article number, (number, suffix) for 之一 articles, as the data writes it
     # (a version labelled otherwise keeps its own labels)
     shapes: tuple[Shape, ...] = ()
@@ -184,9 +188,11 @@ class StatuteIndex:
             grouped.setdefault(version_id, []).append(tuple(row))
         shape_ids = {shape: i for i, shape in enumerate(self.shapes)}
         for version_id, items in grouped.items():
-            self.article_rows[version_id] = PackedArticles.pack(items, shape_ids, self.labels)
-            self.article_totals[version_id] = len(items)
-            self.articles.pop(version_id, None)
+            numbers, suffixes, shapes, labels = _pack(items, shape_ids, self.labels)
+            first = len(self.article_shapes)
+            self.article_shapes.extend(shapes)
+            self.layouts[version_id] = (first, len(items), numbers, suffixes, labels)
+            self.numbered.pop(version_id, None)
         # each distinct item counts and chapter path one object, however many shapes hold it:
         # marshal keeps them shared, and the articles made point to few, often used ones
         parts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
@@ -195,17 +201,82 @@ class StatuteIndex:
             for deleted, paragraphs, counts, path in shape_ids
         )
 
-    def version_articles(self, version_id: int) -> PackedArticles:
-        """The structure of a version's articles, `.get((number, suffix))` (none: empty)."""
-        found = self.articles.get(version_id)
+    def article(self, version_id: int, number: int, suffix: str | None) -> ArticleInfo | None:
+        """The structure of the version's article numbered (number, suffix), else None."""
+        layout = self.layouts.get(version_id)
+        if layout is None:
+            return None
+        first, count, numbers, suffixes, labels = layout
+        if numbers:
+            position = self._position(version_id, numbers, suffixes, number, suffix)
+            if position < 0:
+                return None
+        elif suffix is None and 0 < number <= count:  # numbered 1 … count: n is the n-th
+            position = number - 1
+        else:
+            return None
+        found = self.made.get(first + position)
         if found is None:
-            found = self.articles[version_id] = PackedArticles(
-                version_id,
-                self.article_rows.get(version_id, _NO_ARTICLES),
-                self.shapes,
-                self.labels,
-            )
+            found = self._make(version_id, first + position, number, suffix, labels, position)
         return found
+
+    def article_total(self) -> int:
+        """How many articles the versions hold."""
+        return sum(layout[1] for layout in self.layouts.values())
+
+    def _position(
+        self,
+        version_id: int,
+        packed: bytes,
+        suffixes: tuple[str | None, ...] | None,
+        number: int,
+        suffix: str | None,
+    ) -> int:
+        """Where (number, suffix) lies among a version's articles numbered otherwise than
+        1 … n (bisecting its numbers, read from `packed` the first time); -1: nowhere."""
+        numbers = self.numbered.get(version_id)
+        if numbers is None:
+            numbers = self.numbered[version_id] = array("i")
+            numbers.frombytes(packed)
+        position = bisect_left(numbers, number)
+        if suffixes is None:  # plain numbering: at most one article per number
+            found = suffix is None and position < len(numbers) and numbers[position] == number
+            return position if found else -1
+        while position < len(numbers) and numbers[position] == number:
+            if suffixes[position] == suffix:
+                return position
+            position += 1
+        return -1
+
+    def _make(
+        self,
+        version_id: int,
+        at: int,
+        number: int,
+        suffix: str | None,
+        labels: tuple[str, ...] | None,
+        position: int,
+    ) -> ArticleInfo:
+        """The article at position `at` of the array (the version's `position`-th), made."""
+        deleted, paragraph_count, item_counts, chapter_path = self.shapes[self.article_shapes[at]]
+        # ArticleInfo(version_id, number, suffix, label, deleted, paragraph_count, item_counts,
+        # chapter_path), made as _ArticleInfoFiller (below)
+        found = _ArticleInfoFiller()
+        found.version_id = version_id
+        found.number = number
+        found.suffix = suffix
+        if labels is not None:
+            found.label = labels[position]
+        else:
+            found.label = self.labels[number if suffix is None else (number, suffix)]
+        found.deleted = deleted
+        found.paragraph_count = paragraph_count
+        found.item_counts = item_counts
+        found.chapter_path = chapter_path
+        found.__class__ = ArticleInfo
+        made: ArticleInfo = found
+        self.made[at] = made
+        return made
 
     def add_repeals(self, repeals: Iterable[RepealInfo]) -> None:
         """Register repeal events (the earliest per law wins)."""
@@ -262,8 +333,8 @@ class StatuteIndex:
             "keys": self.keys,
             "lexicon": self.lexicon,
             "versions": versions,
-            "article_rows": self.article_rows,
-            "article_totals": self.article_totals,
+            "layouts": self.layouts,
+            "article_shapes": self.article_shapes.tobytes(),
             "shapes": self.shapes,
             "labels": self.labels,
             "repeals": [
@@ -289,8 +360,8 @@ class StatuteIndex:
             VersionInfo(key, law_id, label, _date(promulgated), _date(start), _date(end), *rest)
             for key, law_id, label, promulgated, start, end, *rest in plain["versions"]
         )
-        index.article_rows = plain["article_rows"]
-        index.article_totals = plain["article_totals"]
+        index.layouts = plain["layouts"]
+        index.article_shapes.frombytes(plain["article_shapes"])
         index.shapes = plain["shapes"]
         index.labels = plain["labels"]
         index.repeals = {
@@ -370,138 +441,42 @@ _NEVER = date.max.toordinal() + 1
 _NO_ROWS = marshal.dumps(())
 _MEMO_LIMIT = 8192
 
-# A version's articles packed, column by column in (number, suffix) order: the numbers (array
-# "i" as bytes; empty when they run 1 … n without suffixes, as in most versions: article n is
-# the n-th), the suffixes (None when the version has none), each article's shape as its
-# position in `StatuteIndex.shapes` (array "I" as bytes), and the labels: None when each is
-# the one `StatuteIndex.labels` holds for its number (every version of both libraries
-# measured), else the version's own, one per article.
+# A version's layout: where its articles lie in StatuteIndex.article_shapes (the first
+# position and how many), and how they are numbered, in (number, suffix) order: the numbers
+# (array "i" as bytes; empty when they run 1 … n without suffixes, as in most versions:
+# article n is the n-th), the suffixes (None when the version has none), and the labels: None
+# when each is the one `StatuteIndex.labels` holds for its number (every version of both
+# libraries measured), else the version's own, one per article.
 Shape = tuple[bool, int, tuple[int, ...], tuple[str, ...]]
-Packed = tuple[bytes, tuple[str | None, ...] | None, bytes, tuple[str, ...] | None]
-_NO_ARTICLES: Packed = (b"", None, b"", None)
+Layout = tuple[int, int, bytes, tuple[str | None, ...] | None, tuple[str, ...] | None]
 
 
-class PackedArticles:
-    """One version's article structure, an `ArticleInfo` made only for an article asked for.
-
-    `get((number, suffix))` finds the article's position (its number's place in 1 … n, else a
-    bisection) and makes that article alone from its shape (one tuple the whole index shares)
-    and its label (the number's, shared too); what it made is kept (by position), so the same
-    article is the same object every time.
-    """
-
-    __slots__ = (
-        "count",
-        "label_table",
-        "labels",
-        "made",
-        "numbers",
-        "shape_table",
-        "shapes",
-        "suffixes",
-        "version_id",
+def _pack(
+    rows: Iterable[tuple[Any, ...]],
+    shape_ids: dict[Shape, int],
+    label_table: dict[int | tuple[int, str], str],
+) -> tuple[bytes, tuple[str | None, ...] | None, list[int], tuple[str, ...] | None]:
+    """A version's rows (number, suffix, label, deleted, item_counts, chapter_path) as its
+    numbers, suffixes, shapes (positions in shape_ids, where a new shape is added: position =
+    id) and labels (see Layout); the label of a number not yet in label_table goes there (the
+    first version to have it gives it)."""
+    ordered = sorted(rows, key=lambda row: (row[0], row[1] or ""))
+    shapes, as_table = [], True
+    for number, suffix, label, deleted, item_counts, chapter_path in ordered:
+        counts = tuple(item_counts)
+        shape = (bool(deleted), len(counts), counts, tuple(chapter_path))
+        shapes.append(shape_ids.setdefault(shape, len(shape_ids)))
+        key = number if suffix is None else (number, suffix)
+        as_table = label_table.setdefault(key, label) == label and as_table
+    suffixes = tuple(row[1] for row in ordered)
+    numbers = [row[0] for row in ordered]
+    dense = not any(suffixes) and numbers == list(range(1, len(numbers) + 1))
+    return (
+        b"" if dense else array("i", numbers).tobytes(),
+        suffixes if any(suffixes) else None,
+        shapes,
+        None if as_table else tuple(row[2] for row in ordered),
     )
-
-    def __init__(
-        self,
-        version_id: int,
-        packed: Packed,
-        shape_table: tuple[Shape, ...],
-        label_table: dict[int | tuple[int, str], str],
-    ) -> None:
-        numbers, self.suffixes, shapes, self.labels = packed
-        self.version_id = version_id
-        self.numbers: array[int] | None = None
-        if numbers:
-            self.numbers = array("i")
-            self.numbers.frombytes(numbers)
-        self.shapes = array("I")
-        self.shapes.frombytes(shapes)
-        self.count = len(self.shapes)
-        self.shape_table = shape_table
-        self.label_table = label_table
-        # by position (a dict, not a list of None: the collector walks a list's every slot)
-        self.made: dict[int, ArticleInfo] = {}
-
-    @staticmethod
-    def pack(
-        rows: Iterable[tuple[Any, ...]],
-        shape_ids: dict[Shape, int],
-        label_table: dict[int | tuple[int, str], str],
-    ) -> Packed:
-        """Pack rows (number, suffix, label, deleted, item_counts, chapter_path); shapes not yet
-        in shape_ids are added there (position = id), and the label of a number not yet in
-        label_table (the first version to have it gives it)."""
-        ordered = sorted(rows, key=lambda row: (row[0], row[1] or ""))
-        shapes, as_table = [], True
-        for number, suffix, label, deleted, item_counts, chapter_path in ordered:
-            counts = tuple(item_counts)
-            shape = (bool(deleted), len(counts), counts, tuple(chapter_path))
-            shapes.append(shape_ids.setdefault(shape, len(shape_ids)))
-            key = number if suffix is None else (number, suffix)
-            as_table = label_table.setdefault(key, label) == label and as_table
-        suffixes = tuple(row[1] for row in ordered)
-        numbers = [row[0] for row in ordered]
-        dense = not any(suffixes) and numbers == list(range(1, len(numbers) + 1))
-        return (
-            b"" if dense else array("i", numbers).tobytes(),
-            suffixes if any(suffixes) else None,
-            array("I", shapes).tobytes(),
-            None if as_table else tuple(row[2] for row in ordered),
-        )
-
-    def get(
-        self, key: tuple[int, str | None], default: ArticleInfo | None = None
-    ) -> ArticleInfo | None:
-        """The article numbered key = (number, suffix), else default."""
-        found = self.find(*key)
-        return default if found is None else found
-
-    def find(self, number: int, suffix: str | None) -> ArticleInfo | None:
-        """The article numbered (number, suffix), else None."""
-        numbers = self.numbers
-        if numbers is None:  # numbered 1 … count, no suffixes
-            if suffix is None and 0 < number <= self.count:
-                return self.made.get(number - 1) or self._make(number - 1, number, None)
-            return None
-        suffixes = self.suffixes
-        if suffixes is None:  # plain numbering: at most one article per number
-            if suffix is None:
-                position = bisect_left(numbers, number)
-                if position == len(numbers) or numbers[position] != number:
-                    return None
-                return self.made.get(position) or self._make(position, number, None)
-            return None
-        position = bisect_left(numbers, number)
-        while position < len(numbers) and numbers[position] == number:
-            if suffixes[position] == suffix:
-                return self.made.get(position) or self._make(position, number, suffix)
-            position += 1
-        return None
-
-    def _make(self, position: int, number: int, suffix: str | None) -> ArticleInfo:
-        deleted, paragraph_count, item_counts, chapter_path = self.shape_table[
-            self.shapes[position]
-        ]
-        labels = self.labels
-        # ArticleInfo(version_id, number, suffix, label, deleted, paragraph_count, item_counts,
-        # chapter_path), made as _ArticleInfoSlots (below)
-        found = _ArticleInfoSlots()
-        found.version_id = self.version_id
-        found.number = number
-        found.suffix = suffix
-        if labels is not None:
-            found.label = labels[position]
-        else:
-            found.label = self.label_table[number if suffix is None else (number, suffix)]
-        found.deleted = deleted
-        found.paragraph_count = paragraph_count
-        found.item_counts = item_counts
-        found.chapter_path = chapter_path
-        found.__class__ = ArticleInfo
-        made: ArticleInfo = found
-        self.made[position] = made
-        return made
 
 
 class Timeline:
@@ -541,8 +516,8 @@ class Timeline:
         self.ends = ends
         self.dated = dated
         self.fallback = fallback
-        # opens the versions' articles on first use (StatuteIndex.version_articles); the index,
-        # not a bound method: that was one more object per law for the collector to count
+        # the versions' articles (StatuteIndex.layouts, made, article); the index, not a bound
+        # method: that was one more object per law for the collector to count
         self.index = index
         # keyed by number * slots + 2 * (position + 1) + in_force (position -1: no dated
         # version, the fallback), by (number, suffix, that slot) for 之一 articles; under
@@ -571,29 +546,45 @@ class Timeline:
         self, position: int, in_force: bool, slot: int, number: int, suffix: str | None
     ) -> Lookup:
         """A new answer (not in the memo): the article made in place for a version numbered
-        1 … n (most versions), by PackedArticles.find otherwise; one call, not five. The
+        1 … n (most versions), by StatuteIndex.article otherwise; one call, not five. The
         answer without an article is one per slot (memo key (slot,)), shared by every number
         the version lacks."""
         # no dated version: the newest undated one, never "in force"
         where = self.dated[position] if position >= 0 else self.fallback
         article = None
         if where is not None:
-            articles = self.index.articles.get(where.id)
-            if articles is None:
-                articles = self.index.version_articles(where.id)
-            if articles.numbers is None and suffix is None:
-                if 0 < number <= articles.count:
-                    article = articles.made.get(number - 1)
+            index = self.index
+            layout = index.layouts.get(where.id)
+            if layout is not None:
+                first, count, numbers, _, labels = layout
+                if numbers or labels is not None or suffix is not None:
+                    article = index.article(where.id, number, suffix)
+                elif 0 < number <= count:  # numbered 1 … count: article n is the n-th
+                    at = first + number - 1
+                    article = index.made.get(at)
                     if article is None:
-                        article = articles._make(number - 1, number, None)
-            else:
-                article = articles.find(number, suffix)
+                        # index._make(where.id, at, number, None, None, number - 1), in place:
+                        # a call less per new article
+                        deleted, paragraph_count, item_counts, chapter_path = index.shapes[
+                            index.article_shapes[at]
+                        ]
+                        info = _ArticleInfoFiller()
+                        info.version_id = where.id
+                        info.number = number
+                        info.suffix = None
+                        info.label = index.labels[number]
+                        info.deleted = deleted
+                        info.paragraph_count = paragraph_count
+                        info.item_counts = item_counts
+                        info.chapter_path = chapter_path
+                        info.__class__ = ArticleInfo
+                        article = index.made[at] = info
         if article is None:
             shared = self.memo.get((slot,))
             if shared is not None:
                 return shared
-        # Lookup(law, version, article, repeal, article_version), made as _LookupSlots (below)
-        found = _LookupSlots()
+        # Lookup(law, version, article, repeal, article_version), made as _LookupFiller (below)
+        found = _LookupFiller()
         found.law = self.law
         found.version = where if in_force else None
         found.article = article
@@ -606,7 +597,27 @@ class Timeline:
         return made
 
 
-# Answers are made as slot twins of the frozen dataclasses (`textnorm.slotted`), filled and
-# given the dataclass as their __class__.
-_LookupSlots = slot_twin(Lookup)
-_ArticleInfoSlots = slot_twin(ArticleInfo)
+def _filler(cls: type) -> Any:
+    """A subclass of the frozen slots dataclass cls, for making its instances cheaply: one is
+    called with no arguments, filled by ordinary attribute stores (its __setattr__ is
+    object's, not the dataclass's frozen one, which a store would call) and given cls as its
+    __class__. It adds no slot, so the two layouts are one and Python checks the assignment
+    in a few comparisons (a twin class of the same slots, `textnorm.slotted.slot_twin`, had
+    its slot names compared at every assignment: a third of the cost of making an answer).
+    What is made is an instance of cls, nothing else: equality, hash, repr and immutability
+    are cls's own."""
+    return type(
+        f"_{cls.__name__}Filler",
+        (cls,),
+        {
+            "__slots__": (),
+            "__init__": object.__init__,
+            "__setattr__": object.__setattr__,
+            "__delattr__": object.__delattr__,
+        },
+    )
+
+
+# The answers of the hot path are made through fillers (above).
+_LookupFiller = _filler(Lookup)
+_ArticleInfoFiller = _filler(ArticleInfo)

@@ -28,7 +28,7 @@ from legaldb.index import StatuteIndex
 from legaldb.models import Manifest
 from textnorm.marshalled import read_marshalled, write_marshalled
 
-SNAPSHOT_FORMAT = 7  # raise when the layout of to_plain() or of the stamp changes
+SNAPSHOT_FORMAT = 8  # raise when the layout of to_plain() or of the stamp changes
 STATUTE_TABLES = ("law", "law_alias", "version", "article", "repeal_event", "correspondence")
 SQLITE_BUSY_TIMEOUT_S = 30  # as legaldb.engine's connections wait for a writer
 

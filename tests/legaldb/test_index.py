@@ -1,4 +1,4 @@
-"""A version's packed article structure: each article found by (number, suffix), made once."""
+"""The packed article structure: each article found by (number, suffix), made once."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from legaldb.index import Packed, PackedArticles, StatuteIndex
+from legaldb.index import StatuteIndex
 from legaldb.models import ArticleInfo, LawInfo, Lookup, RepealInfo, VersionInfo
 
 ROWS = [  # (number, suffix, label, deleted, item_counts, chapter_path), not in order
@@ -22,86 +22,100 @@ ROWS = [  # (number, suffix, label, deleted, item_counts, chapter_path), not in 
 ]
 
 
-def _pack(
-    rows: list[tuple[Any, ...]], labels: dict[Any, str] | None = None
-) -> tuple[Packed, tuple[Any, ...], dict[Any, str]]:
-    """The rows packed as the index packs one version: (packed, shapes, labels by number),
-    labels being the table the index's earlier versions filled (none: empty)."""
-    shape_ids: dict[Any, int] = {}
-    labels = {} if labels is None else labels
-    return PackedArticles.pack(rows, shape_ids, labels), tuple(shape_ids), labels
-
-
-def _unpacked(
-    version_id: int, rows: list[tuple[Any, ...]], labels: dict[Any, str] | None = None
-) -> PackedArticles:
-    """Packed, then as a process reads it back from the snapshot (marshalled and loaded)."""
-    packed, shapes, label_table = marshal.loads(marshal.dumps(_pack(rows, labels)))
-    return PackedArticles(version_id, packed, shapes, label_table)
+def _index(
+    version_id: int,
+    rows: list[tuple[Any, ...]],
+    earlier: dict[int, list[tuple[Any, ...]]] | None = None,
+) -> StatuteIndex:
+    """An index holding the rows as one version's articles, after the `earlier` versions' rows
+    (which fill the table of labels by number first), as a process reads it back from the
+    snapshot (marshalled and loaded)."""
+    index = StatuteIndex()
+    for earlier_id, earlier_rows in (earlier or {}).items():
+        index.add_article_rows((earlier_id, *row) for row in earlier_rows)
+    index.add_article_rows((version_id, *row) for row in rows)
+    return StatuteIndex.from_plain(marshal.loads(marshal.dumps(index.to_plain())))
 
 
 def test_every_article_is_found_with_its_structure() -> None:
     """Each row comes back as the ArticleInfo it describes, suffixes told apart."""
-    articles = _unpacked(7, ROWS)
+    index = _index(7, ROWS)
     for number, suffix, label, deleted, item_counts, chapter_path in ROWS:
-        assert articles.get((number, suffix)) == ArticleInfo(
+        assert index.article(7, number, suffix) == ArticleInfo(
             7, number, suffix, label, deleted, len(item_counts), item_counts, chapter_path
         )
+    assert index.article_total() == len(ROWS)
 
 
 def test_absent_articles_are_none() -> None:
     """Numbers between, beyond and before the articles, and unknown suffixes, are not found."""
-    articles = _unpacked(7, ROWS)
+    index = _index(7, ROWS)
     for key in [(0, None), (4, None), (119, None), (121, None), (2, "之三"), (1, "之一")]:
-        assert articles.get(key) is None
+        assert index.article(7, *key) is None
+    assert index.article(8, 1, None) is None  # no such version
 
 
 def test_a_version_labelled_otherwise_keeps_its_own_labels() -> None:
     """Labels come from the index's table of labels by number when a version's agree with it,
     from the version itself when any differs (an earlier version labelled a number otherwise)."""
-    table: dict[Any, str] = {}
-    assert _pack(ROWS, table)[0][3] is None  # the first version fills the table
-    assert table[120] == "第一百二十条" and table[2, "之一"] == "第二条之一"
     relabelled = [(n, s, f"({label})", *rest) for n, s, label, *rest in ROWS]
-    assert _pack(relabelled, dict(table))[0][3] is not None
-    articles = _unpacked(8, relabelled, dict(table))
-    for number, suffix, label, *_ in relabelled:
-        found = articles.get((number, suffix))
-        assert found is not None and found.label == label
-    assert _unpacked(9, ROWS, dict(table)).get((120, None)).label == "第一百二十条"  # type: ignore[union-attr]
+    index = _index(8, relabelled, earlier={7: ROWS})
+    assert index.layouts[7][4] is None  # the first version fills the table
+    assert index.labels[120] == "第一百二十条" and index.labels[2, "之一"] == "第二条之一"
+    assert index.layouts[8][4] is not None
+    for version_id, rows in [(8, relabelled), (7, ROWS)]:
+        for number, suffix, label, *_ in rows:
+            found = index.article(version_id, number, suffix)
+            assert found is not None and found.label == label
 
 
 def test_the_same_article_is_the_same_object() -> None:
     """An article asked for twice is made once."""
-    articles = _unpacked(7, ROWS)
-    assert articles.get((2, "之一")) is articles.get((2, "之一"))
+    index = _index(7, ROWS)
+    assert index.article(7, 2, "之一") is index.article(7, 2, "之一")
 
 
 def test_a_version_without_suffixes_or_articles() -> None:
     """Plain numbering needs no suffix list; a version without articles finds nothing."""
     plain = [row for row in ROWS if row[1] is None]
-    assert _pack(plain)[0][1] is None
-    assert _unpacked(1, plain).get((120, None)) is not None
-    assert _unpacked(1, plain).get((2, "之一")) is None
-    assert _unpacked(2, []).get((1, None)) is None
+    index = _index(1, plain)
+    assert index.layouts[1][3] is None
+    assert index.article(1, 120, None) is not None
+    assert index.article(1, 2, "之一") is None
+    assert _index(2, []).article(2, 1, None) is None
 
 
 def test_a_version_numbered_without_gaps() -> None:
     """Articles 1 … n (most versions, kept without an array of numbers): each found by its
     number with its own label and structure; 0, n + 1, negatives and suffixes are not."""
     dense = [row for row in ROWS if row[1] is None and row[0] <= 3]  # 1, 2 (deleted), 3
-    articles = _unpacked(5, dense)
-    assert articles.numbers is None
+    index = _index(5, dense)
+    assert index.layouts[5][2] == b""
     for number, _, label, deleted, item_counts, chapter_path in dense:
-        assert articles.get((number, None)) == ArticleInfo(
+        assert index.article(5, number, None) == ArticleInfo(
             5, number, None, label, deleted, len(item_counts), item_counts, chapter_path
         )
     for key in [(0, None), (4, None), (-1, None), (2, "之一")]:
-        assert articles.get(key) is None
-    starting_at_two = _unpacked(5, [(n + 1, *rest) for n, *rest in dense])
-    assert starting_at_two.numbers is not None
-    assert starting_at_two.get((1, None)) is None
-    assert starting_at_two.get((4, None)) is not None
+        assert index.article(5, *key) is None
+    starting_at_two = _index(5, [(n + 1, *rest) for n, *rest in dense])
+    assert starting_at_two.layouts[5][2] != b""
+    assert starting_at_two.article(5, 1, None) is None
+    assert starting_at_two.article(5, 4, None) is not None
+
+
+def test_versions_lie_one_after_the_other() -> None:
+    """Several versions (dense, gapped, with suffixes) in one array: each finds its own
+    articles, whichever is asked first, and an article of one is never another's."""
+    gapped = [(n, None, f"第{n}条", False, (0,) * n, ()) for n in (2, 5, 9)]
+    dense = [(n, None, f"第{n}条", n == 2, (1,), ("第一章",)) for n in (1, 2, 3)]
+    index = _index(3, ROWS, earlier={1: gapped, 2: dense})
+    for version_id, rows in [(3, ROWS), (1, gapped), (2, dense)]:
+        for number, suffix, label, deleted, item_counts, chapter_path in reversed(rows):
+            assert index.article(version_id, number, suffix) == ArticleInfo(
+                version_id, number, suffix, label, deleted, len(item_counts), item_counts,
+                chapter_path,
+            )  # fmt: skip
+    assert index.article_total() == len(ROWS) + len(gapped) + len(dense)
 
 
 def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
@@ -126,6 +140,7 @@ def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
     before = timeline.lookup(date(2000, 1, 1).toordinal(), 16, None)
     missing = timeline.lookup(date(2020, 1, 1).toordinal(), 17, None)
     assert in_force.article is before.article  # one article, two answers
+    assert in_force.article is index.article(2, 16, None)  # the one the index made
     assert missing is timeline.lookup(date(2021, 1, 1).toordinal(), 99, None)  # shared
     law, version, repeal = index.laws[1], index.version_by_id[2], index.repeals[1]
     for made, built in [
@@ -153,9 +168,9 @@ def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
 def test_plain_numbering_finds_exactly_its_numbers(numbers: list[int]) -> None:
     """Article n is found where it is, whether or not the numbering runs 1, 2, 3 … without gaps."""
     rows = [(n, None, f"第{n}条", False, (0,), ()) for n in numbers]
-    articles = _unpacked(4, rows)
+    index = _index(4, rows)
     for number in range(-1, max(numbers) + 3):
-        found = articles.get((number, None))
+        found = index.article(4, number, None)
         if number in numbers:
             assert found is not None and (found.number, found.label) == (number, f"第{number}条")
         else:
