@@ -35,8 +35,8 @@ from audit.errors import (
 from audit.models import MappingEntry
 from audit.private_files import PrivateDatabase, create_private, use_wal, write_private_once
 from audit.sealing import KeyRing, Sealed, SealedColumns
-from audit.tables import PSEUDONYM_TABLE
-from legaldb.engine import describe_error, dialect_insert
+from audit.tables import PSEUDONYM_TABLE, insert_on_conflict
+from legaldb.engine import describe_error
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 10.0
@@ -251,6 +251,10 @@ SEALED_IDS = SealedColumns(
 """The sealed raw ids of the mapping table, for `audit.sealing.reseal` (key rotation)."""
 
 
+_INSERT_OR_SKIP = insert_on_conflict(PSEUDONYM_TABLE, "pseudonym", update=False)
+"""A mapping row, unless its pseudonym is recorded already (by another host meanwhile)."""
+
+
 class DatabaseMappingStore(_Store):
     """pseudonym → (kind, raw id, first seen) in the database's audit_pseudonym_map table,
     each raw id sealed under the key ring and bound to its pseudonym. Written in the audit
@@ -297,19 +301,10 @@ class DatabaseMappingStore(_Store):
                     "first_seen": first_seen,
                 }
             )
-        insert = dialect_insert(connection, PSEUDONYM_TABLE)
-        inserted = set(
-            connection.execute(
-                insert.on_conflict_do_nothing(index_elements=["pseudonym"]).returning(
-                    PSEUDONYM_TABLE.c.pseudonym
-                ),
-                rows,
-            ).scalars()
-        )
-        # Another host recorded the others meanwhile: each must stand for the same id.
-        raced = [entry for entry in missing if entry[0] not in inserted]
-        if raced:
-            _conflicts(self._recorded(connection, [e[0] for e in raced]), raced)
+        inserted = connection.execute(_INSERT_OR_SKIP, rows).rowcount
+        if inserted != len(rows):
+            # Another host recorded some meanwhile: each must stand for the same id.
+            _conflicts(self._recorded(connection, [e[0] for e in missing]), missing)
 
     def _record(
         self, wanted: list[Entry], first_seen: datetime, connection: Connection | None

@@ -72,6 +72,13 @@ def render(template: str, **context: Any) -> str:
     return _STOP_AFTER_QUOTED_SENTENCE.sub("”", text)
 
 
+@lru_cache(maxsize=8)
+def fixed_text(template: str) -> str:
+    """A template that takes no variables (the rerun's system message), rendered once: a
+    render costs tens of microseconds, and every rerun request and judge call needs one."""
+    return render(template)
+
+
 def make_fact(
     kind: FactKind, *, law: str | None = None, provision: str | None = None, **context: Any
 ) -> Fact:
@@ -234,8 +241,8 @@ def rerun_request(
         "rerun_instruction", attempt=attempt, decision=decision, facts=facts, as_of=as_of
     )
     messages = [
-        ChatMessage(role="system", content=render("rerun_system")),
-        ChatMessage(role="user", content=question or render("no_question")),
+        ChatMessage(role="system", content=fixed_text("rerun_system")),
+        ChatMessage(role="user", content=question or fixed_text("no_question")),
         ChatMessage(role="assistant", content=answer),
         ChatMessage(role="user", content=instruction),
     ]
@@ -248,6 +255,7 @@ __all__ = [
     "environment",
     "excerpt",
     "fact_for",
+    "fixed_text",
     "make_fact",
     "no_citations_fact",
     "passage_with",

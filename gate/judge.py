@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from gate.errors import JudgeError, JudgeReplyError, JudgeUnavailableError
-from gate.facts import make_fact, render
+from gate.facts import fixed_text, make_fact, render
 from gate.models import (
     ChatMessage,
     Fact,
@@ -102,7 +102,7 @@ def judgement_of(probabilities: dict[Relation, float], model: str | None = None)
 def prompt(question: JudgeQuestion) -> tuple[ChatMessage, ...]:
     """The judge's two messages (gate/templates/judge_system.j2, judge_user.j2)."""
     return (
-        ChatMessage(role="system", content=render("judge_system")),
+        ChatMessage(role="system", content=fixed_text("judge_system")),
         ChatMessage(
             role="user",
             content=render(

@@ -41,8 +41,8 @@ from sqlalchemy.engine import Connection, Engine
 from audit.errors import SealError
 from audit.private_files import PrivateDatabase, create_private, use_wal
 from audit.sealing import KeyRing, Sealed, SealedColumns
+from audit.tables import insert_on_conflict
 from gate.models import RoundRecord
-from legaldb.engine import dialect_insert
 from web.errors import AuditUnavailable, RoundConflict
 from web.tables import OPEN_ROUND_TABLE
 
@@ -316,6 +316,10 @@ SEALED_ROUNDS = SealedColumns(
 """The sealed rounds, for `audit.sealing.reseal` (key rotation)."""
 
 
+_KEEP_ROUND = insert_on_conflict(OPEN_ROUND_TABLE, "session", update=True)
+"""A kept round's row, replacing the session's earlier one."""
+
+
 class DatabaseRoundStore:
     """session pseudonym → the open round, in the database's web_open_round table, sealed.
 
@@ -394,12 +398,7 @@ class DatabaseRoundStore:
                     if settlement.kept is not None
                 ]
                 if kept:  # one statement for all
-                    insert = dialect_insert(connection, table)
-                    updated = {name: insert.excluded[name] for name in kept[0] if name != "session"}
-                    connection.execute(
-                        insert.on_conflict_do_update(index_elements=["session"], set_=updated),
-                        kept,
-                    )
+                    connection.execute(_KEEP_ROUND, kept)
                 forgotten = [
                     session
                     for (session, _), settlement in zip(answers, settlements, strict=True)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from audit.errors import PseudonymConflictError, SealError
 from audit.mapping_store import SEALED_IDS, DatabaseMappingStore
@@ -24,6 +27,7 @@ from audit.sealing import (
 )
 from audit.tables import PSEUDONYM_TABLE
 from legaldb import make_engine, upgrade
+from tests.conftest import create_postgres_database
 
 OLD = ("s1", b"o" * 32)
 NEW = ("s2", b"n" * 32)
@@ -113,3 +117,54 @@ def test_the_database_mapping_is_sealed_and_resealed(database_url: str) -> None:
 def test_new_keys_are_random() -> None:
     """Two new keys differ (256 random bits each)."""
     assert new_key() != new_key() and len(new_key()) == 32
+
+
+@pytest.mark.parametrize("same_id", [True, False], ids=["same-id", "another-id"])
+def test_a_mapping_another_host_records_meanwhile_is_checked(
+    postgres_admin_url: str, same_id: bool
+) -> None:
+    """PostgreSQL (the store several hosts share): a pseudonym that another transaction records
+    after the store read it as missing is not written twice; the store waits for that
+    transaction, then accepts its row when it stands for the same id and refuses it
+    (PseudonymConflictError, nothing written) when it stands for another."""
+    url = create_postgres_database(postgres_admin_url, f"t_{uuid.uuid4().hex[:16]}")
+    upgrade(url)
+    engine = make_engine(url)
+    try:
+        store = DatabaseMappingStore(engine, KeyRing([OLD]))
+        seen = datetime(2026, 12, 2, tzinfo=UTC)
+        pseudonym = f"subj_k1_{7:032x}"
+        fresh = (f"sess_k1_{8:032x}", "sess", "chat-8")
+        outcome: list[BaseException | None] = []
+
+        def other_host() -> None:
+            try:
+                store.record_many([(pseudonym, "subj", "user-7"), fresh], seen)
+                outcome.append(None)
+            except BaseException as error:  # reported to the test's thread
+                outcome.append(error)
+
+        with engine.connect() as first:
+            first.begin()
+            store.record_many(
+                [(pseudonym, "subj", "user-7" if same_id else "user-9")], seen, connection=first
+            )
+            thread = threading.Thread(target=other_host)
+            thread.start()
+            thread.join(timeout=1.0)
+            assert thread.is_alive()  # its insert waits for this transaction's row
+            first.commit()
+        thread.join(timeout=30)
+        assert not thread.is_alive()
+        with engine.connect() as connection:
+            rows = connection.execute(sa.select(PSEUDONYM_TABLE.c.pseudonym)).scalars().all()
+        if same_id:
+            assert outcome == [None]
+            assert sorted(rows) == sorted([pseudonym, fresh[0]])
+            assert store.resolve(fresh[0]).raw_id == "chat-8"  # type: ignore[union-attr]
+        else:
+            assert len(outcome) == 1 and isinstance(outcome[0], PseudonymConflictError)
+            assert rows == [pseudonym]  # the other host's answer wrote nothing
+        assert store.resolve(pseudonym).raw_id == ("user-7" if same_id else "user-9")  # type: ignore[union-attr]
+    finally:
+        engine.dispose()
