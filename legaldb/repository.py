@@ -45,7 +45,6 @@ _NAME_CACHE_LIMIT = 100_000
 TextRow = tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]
 _NOTHING = Lookup(law=None, version=None, article=None, repeal=None)
 _UNRESOLVED = -1  # no law has this id: a name not yet looked up
-_UNSEEN: Any = object()  # a name not yet looked up (lookup's cache of timelines)
 
 
 class StatuteRepository:
@@ -67,7 +66,7 @@ class StatuteRepository:
         self._manifests = manifests
         self._complete = frozenset(level for m in manifests for level in m.complete_levels)
         self._name_ids: dict[str, int | None] = {}
-        self._timelines: dict[str, Timeline | None] = {}
+        self._timelines = _Timelines(index)
         self._article_text: Callable[[int, int, str | None], ArticleText | None] = lru_cache(
             maxsize=ARTICLE_TEXT_CACHE
         )(self._fetch_article_text)
@@ -235,22 +234,10 @@ class StatuteRepository:
         When no version is in force (not yet, or no longer), `article` comes from the nearest
         version (`article_version`), so a caller can tell "repealed" from "never existed".
         """
-        # .get, not [name] and except KeyError: a name new to the cache raised an exception
-        # (a KeyError, a traceback and a frame object), 3,500 instructions each
-        timeline = self._timelines.get(name, _UNSEEN)
-        if timeline is _UNSEEN:
-            timeline = self._timeline_for(name)
+        timeline = self._timelines[name]
         if timeline is None:
             return _NOTHING
         return timeline.lookup(as_of.toordinal(), number, suffix or None)
-
-    def _timeline_for(self, name: str) -> Timeline | None:
-        law_id = self._index.resolve_key(name)  # kept here by name: not in _name_ids too
-        timeline = None if law_id is None else self._index.timeline(law_id)
-        if len(self._timelines) >= _NAME_CACHE_LIMIT:
-            self._timelines.clear()
-        self._timelines[name] = timeline
-        return timeline
 
     def successors(
         self, law_id: int, number: int, suffix: str | None = None, version_id: int | None = None
@@ -388,6 +375,27 @@ class StatuteRepository:
             "articles": self._index.article_total(),
             "repealed": len(self._index.repeals),
         }
+
+
+class _Timelines(dict[str, Timeline | None]):
+    """The law's timeline for each name as written, None for a name of no law: a name not yet
+    seen is resolved by `__missing__` and kept. A dict's own subscript on the hot path (a
+    `.get` is a method call on every lookup; a KeyError caught for each new name cost an
+    exception, a traceback and a frame object, 3,500 instructions)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: StatuteIndex) -> None:
+        super().__init__()
+        self.index = index
+
+    def __missing__(self, name: str) -> Timeline | None:
+        law_id = self.index.resolve_key(name)
+        timeline = None if law_id is None else self.index.timeline(law_id)
+        if len(self) >= _NAME_CACHE_LIMIT:
+            self.clear()
+        self[name] = timeline
+        return timeline
 
 
 def _paragraphs(raw: Any) -> tuple[Paragraph, ...]:
