@@ -5,8 +5,9 @@ times the cost of ordinary attribute stores. A hot path that makes many instance
 instance of `slot_twin(cls)` (called with no arguments: half the cost of `object.__new__`) and
 then assigns `cls` as its `__class__`, which Python allows between classes of the same slot
 layout. Equality, hash, repr and immutability stay the dataclass's own: the object is an
-instance of it, nothing else. Used by `legaldb.index` (`Lookup`, `ArticleInfo`) and
-`extractor.models` (`Citation`, `Span`, `Quote`).
+instance of it, nothing else. Used by `extractor.models` (`Citation`, `Span`, `Quote`);
+`legaldb.index` fills a subclass of the dataclass instead (its `_filler`), which spares Python
+the comparison of slot names at each change of class.
 """
 
 from __future__ import annotations
