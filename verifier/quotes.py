@@ -27,10 +27,12 @@ from __future__ import annotations
 import heapq
 import math
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import add
+from itertools import accumulate, chain, repeat
+from operator import add, mul
 from typing import Any, Generic, TypeVar
 
 from rapidfuzz import fuzz, process
@@ -81,10 +83,21 @@ class _Span:
 def _best_span(quote: str, article: _Runs, floor: float = 0.0) -> _Span:
     """The run of consecutive sentences of the article most similar to quote (normalised), the
     first of the best; only runs scoring above floor count (none: a span of score floor)."""
-    best, best_first, best_last, best_length = floor, 0, -1, 0
     text, bounds, size = article.text, article.bounds, len(quote)
-    similarity = Indel.normalized_similarity
     sentences = len(bounds) - 1
+    if size and floor < 1.0:
+        # Only a run equal to the quote scores 1.0, and the first of them is the one at the
+        # first place the quote occurs between two sentence bounds.
+        at = text.find(quote)
+        while at >= 0:
+            first = bisect_left(bounds, at)
+            if bounds[first] == at:
+                after = bisect_left(bounds, at + size, first)
+                if after <= sentences and bounds[after] == at + size:
+                    return _Span(1.0, first, after - 1, size)
+            at = text.find(quote, at + 1)
+    best, best_first, best_last, best_length = floor, 0, -1, 0
+    similarity = Indel.normalized_similarity
     for first in range(sentences):
         start = bounds[first]
         for last in range(first, sentences):
@@ -163,6 +176,8 @@ def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> Qu
         span = _best_span(normalised, article)
         if span.score > best.score:
             best_variant, best = raw, span
+            if best.score == 1.0:
+                break  # no variant scores higher
     return _scored(best_variant, best, article)
 
 
@@ -208,6 +223,8 @@ def quote_similarity(quote: str, article_text: str, min_score: float = 0.0) -> f
         span = _best_span(normalised, article, floor)
         if span.score > best:
             best = span.score
+            if best == 1.0:
+                break  # no variant scores higher
     return round(best, 4)
 
 
@@ -232,20 +249,21 @@ class QuoteIndex(Generic[K]):
         self._runs_texts: list[str] = []
         self._bounds = array("I")
         self._bounds_at = array("I", [0])
-        # Per bigram, the candidates holding it: packed (array "I" bytes) until a lookup first
-        # reads it, then a list. Bytes are read back from a kept index a third faster than
-        # lists, and a dict of bytes is not tracked by the cyclic collector (a kept index of a
-        # large law is 15,000 postings, which every collection walked).
-        self._postings: dict[str, bytes | list[int]] = {}
-        postings: dict[str, list[int]] = {}
+        self._runs_made: dict[int, _Runs] = {}
+        # Per bigram (its `_gram_code`), the candidates holding it: all postings packed in one
+        # array (bigram i's from _posting_at[i] to _posting_at[i + 1]), each code mapped to its
+        # i until a lookup first reads it, then to the list. A kept index is read back as three
+        # byte strings and one dict of ints, made in C: a dict of 15,000 str keys (a large law)
+        # cost five times as much to read back, decoding and hashing every key.
+        postings: dict[int, list[int]] = {}
         for key, text in candidates:
             normalised = normalize_for_compare(text)
             index = len(self._keys)
             self._keys.append(key)
             self._texts.append(text)
             self._lengths.append(len(normalised))
-            for gram in _bigrams(normalised):
-                postings.setdefault(gram, []).append(index)
+            for code in _gram_codes(normalised):
+                postings.setdefault(code, []).append(index)
             runs = _prepare(text)
             self._runs_texts.append(runs.text)
             self._bounds.extend(runs.bounds)
@@ -255,22 +273,24 @@ class QuoteIndex(Generic[K]):
         self._unseen_idf = math.log(count + 1)
         kept = {g: p for g, p in postings.items() if len(p) <= common}
         self._idf = _idf_table(count)
-        self._common = frozenset(g for g, p in postings.items() if len(p) > common)
+        self._common_codes = frozenset(g for g, p in postings.items() if len(p) > common)
         self._weights = [0.0] * count
         for posting in kept.values():
             idf = self._idf[len(posting)]
             for index in posting:
                 self._weights[index] += idf
-        self._postings = {g: array("I", p).tobytes() for g, p in kept.items()}
+        self._codes = array("Q", kept).tobytes()
+        self._posting_items = array("I", chain.from_iterable(kept.values()))
+        self._posting_at = array("I", accumulate(map(len, kept.values()), initial=0))
+        self._postings: dict[int, int | list[int]] = dict(zip(kept, range(len(kept)), strict=False))
 
     def __len__(self) -> int:
         return len(self._keys)
 
     def to_plain(self) -> tuple[Any, ...]:
         """The built index as plain values (for `marshal`; keys must be plain too)."""
-        postings = {g: p if type(p) is bytes else array("I", p).tobytes()
-                    for g, p in self._postings.items()}  # fmt: skip
-        return (self._keys, self._texts, self._lengths, postings, self._common,
+        return (self._keys, self._texts, self._lengths, self._codes,
+                self._posting_items.tobytes(), self._posting_at.tobytes(), self._common_codes,
                 self._weights, self._unseen_idf, self._runs_texts, self._bounds.tobytes(),
                 self._bounds_at.tobytes())  # fmt: skip
 
@@ -278,68 +298,90 @@ class QuoteIndex(Generic[K]):
     def from_plain(cls, plain: tuple[Any, ...]) -> QuoteIndex[K]:
         """The index `to_plain` described, without building it again."""
         index = cls(())
-        (index._keys, index._texts, index._lengths, index._postings, index._common,
-         index._weights, index._unseen_idf, index._runs_texts, bounds, bounds_at) = plain  # fmt: skip
+        (index._keys, index._texts, index._lengths, index._codes, items, posting_at,
+         index._common_codes, index._weights, index._unseen_idf, index._runs_texts, bounds,
+         bounds_at) = plain  # fmt: skip
+        index._posting_items.frombytes(items)
+        index._posting_at = array("I", posting_at)
+        codes = memoryview(index._codes).cast("Q")
+        index._postings = dict(zip(codes, range(len(codes)), strict=False))
         index._bounds.frombytes(bounds)
         index._bounds_at = array("I", bounds_at)
         index._idf = _idf_table(len(index._keys))
         return index
 
     def _runs(self, index: int) -> _Runs:
-        """Candidate index's normalised sentences, as `_prepare` made them."""
-        at = self._bounds_at
-        return _Runs(self._runs_texts[index], tuple(self._bounds[at[index] : at[index + 1]]))
+        """Candidate index's normalised sentences, as `_prepare` made them (made once)."""
+        runs = self._runs_made.get(index)
+        if runs is None:
+            at = self._bounds_at
+            runs = self._runs_made[index] = _Runs(
+                self._runs_texts[index], tuple(self._bounds[at[index] : at[index + 1]])
+            )
+        return runs
 
     def _shortlist(self, quote: str) -> list[int]:
         """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""
-        quote_weight, shared = self._weights_of(_bigrams(quote))
+        quote_weight, shared, held = self._shared_weights(_gram_codes(quote))
         size = len(quote)
         weights, lengths = self._weights, self._lengths
         ranked = []
-        for index, weight in shared.items():
+        # Each candidate once, in any order: the (rank, index) pairs are distinct, so the best
+        # PREFILTER_KEEP of them do not depend on it.
+        for index in set().union(*held):
             own = weights[index]
-            smaller = (own if own < quote_weight else quote_weight) or 1.0
+            # Both weights are positive (the candidate and the quote share a bigram): the
+            # smaller one is never 0.
+            rank = shared[index] / (own if own < quote_weight else quote_weight)
             other = lengths[index]
-            shorter, longer = (size, other) if size < other else (other, size)
-            ratio = 2 * shorter / longer
-            disparity = ratio**PREFILTER_LENGTH_EXPONENT if ratio < 1.0 else 1.0
-            ranked.append((weight / smaller * disparity, index))
-        return [index for _, index in heapq.nlargest(PREFILTER_KEEP, ranked)]
+            if size + size < other or other + other < size:  # more than 2:1 apart
+                shorter, longer = (size, other) if size < other else (other, size)
+                rank *= (2 * shorter / longer) ** PREFILTER_LENGTH_EXPONENT
+            ranked.append((rank, index))
+        ranked.sort(reverse=True)
+        return [index for _, index in ranked[:PREFILTER_KEEP]]
 
-    def _weights_of(self, grams: Iterable[str]) -> tuple[float, dict[int, float]]:
-        """The idf weight of the bigrams, summed in their order (common ones ignored, one no
-        candidate holds weighs the most), and per candidate index the weight it shares."""
+    def _shared_weights(self, codes: Iterable[int]) -> tuple[float, list[float], list[list[int]]]:
+        """The idf weight of the bigrams (their codes), summed in their order (common ones
+        ignored, one no candidate holds weighs the most); per candidate index the weight it
+        shares with them, summed in the same order (0.0 for a candidate sharing none); and the
+        postings read, in that order (the candidates sharing any)."""
         total = 0.0
-        shared: dict[int, float] = {}
-        weight_of = shared.get
-        common, postings, idfs, unseen = self._common, self._postings, self._idf, self._unseen_idf
-        for gram in grams:
-            if gram in common:
+        shared = [0.0] * len(self._keys)
+        held: list[list[int]] = []
+        postings, items, at = self._postings, self._posting_items, self._posting_at
+        common, idfs, unseen = self._common_codes, self._idf, self._unseen_idf
+        for code in codes:
+            found = postings.get(code)
+            if found is None:
+                if code not in common:  # a common bigram has no posting
+                    total += unseen
                 continue
-            posting = postings.get(gram)
-            if posting is None:
-                total += unseen
-                continue
-            if type(posting) is bytes:
-                posting = postings[gram] = memoryview(posting).cast("I").tolist()
-            idf = idfs[len(posting)]
+            if isinstance(found, int):
+                found = postings[code] = items[at[found] : at[found + 1]].tolist()
+            idf = idfs[len(found)]
             total += idf
-            for index in posting:
-                shared[index] = weight_of(index, 0.0) + idf
-        return total, shared
+            for index in found:
+                shared[index] += idf
+            held.append(found)
+        return total, shared, held
 
     def is_common(self, gram: str) -> bool:
         """A bigram in so many candidates that it tells none apart (应当, 规定 …)."""
-        return gram in self._common
+        return _gram_code(gram) in self._common_codes
 
     def coverage(self, grams: Iterable[str]) -> tuple[float, dict[K, float]]:
         """The idf weight of the bigrams (common ones ignored; a bigram no candidate holds
         weighs most) and, per candidate holding any, the share of that weight it holds."""
         # One order whatever the caller's set: reproducible sums.
-        total, shared = self._weights_of(sorted(grams))
+        total, shared, held = self._shared_weights(map(_gram_code, sorted(grams)))
         if not total:
             return 0.0, {}
-        return total, {self._keys[index]: weight / total for index, weight in shared.items()}
+        keys = self._keys
+        # The candidates in the order the bigrams first reach them.
+        return total, {
+            keys[index]: shared[index] / total for index in dict.fromkeys(chain.from_iterable(held))
+        }
 
     def locate(
         self,
@@ -394,10 +436,22 @@ def _idf_table(count: int) -> list[float]:
     return [0.0, *(math.log((count + 1) / held) for held in range(1, _common_limit(count) + 1))]
 
 
-def _bigrams(text: str) -> dict[str, None]:
-    """The distinct bigrams in the order they first occur (a set's order would change float
-    sums, and so near-tied rankings, with PYTHONHASHSEED)."""
-    return dict.fromkeys(map(add, text, text[1:]))
+# A bigram's code: its two code points as one int, a * _GRAM_MIX + b (distinct for distinct
+# bigrams, as b < 0x110000 <= _GRAM_MIX; the odd multiplier spreads the low bits that a dict
+# probes first over both characters).
+_GRAM_MIX = 0x9E3779B1
+
+
+def _gram_codes(text: str) -> dict[int, None]:
+    """The codes of the distinct bigrams of text in the order they first occur (a set's order
+    would change float sums, and so near-tied rankings, with PYTHONHASHSEED)."""
+    points = memoryview(text.encode("utf-32-le", "surrogatepass")).cast("I")
+    return dict.fromkeys(map(add, map(mul, points, repeat(_GRAM_MIX)), points[1:]))
+
+
+def _gram_code(gram: str) -> int:
+    """The code of a bigram (-1, which no bigram has, for a text of another length)."""
+    return ord(gram[0]) * _GRAM_MIX + ord(gram[1]) if len(gram) == 2 else -1
 
 
 def _best_runs(
@@ -427,6 +481,8 @@ def _best_runs(
             span = _best_span(norm, article, floor)
             if span.score > best.score:
                 best_variant, best = raw, span
+                if best.score == 1.0:
+                    break  # no variant scores higher
         if best.score >= min_score:
             spans.append((best.score, index, best_variant, best))
     spans.sort(key=lambda found: (found[0], found[1]), reverse=True)

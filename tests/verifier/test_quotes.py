@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import marshal
 import random
 import re
 import time
+from operator import add
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rapidfuzz.distance import Indel
 
 from tests.strategies import chinese_sentences
 from tests.verifier.statute_texts import (
@@ -21,6 +24,7 @@ from tests.verifier.statute_texts import (
     SOCIAL_INSURANCE_67,
     SOCIAL_INSURANCE_68,
 )
+from verifier import quotes
 from verifier.quotes import MATCH_SCORE, QuoteIndex, best_location, compare_quote
 from verifier.textnorm_quote import normalize_for_compare
 
@@ -237,3 +241,60 @@ def test_finds_a_quote_among_thousands_of_candidates() -> None:
     located = QuoteIndex(candidates).locate(quote, limit=1)
     assert time.perf_counter() - started < 30  # guards against pathological time only
     assert found[0][0] == located[0][0] == "商业银行法第二十七条"
+
+
+def test_a_kept_index_finds_what_the_built_one_finds() -> None:
+    """An index read back from its plain values (as a kept one is), before and after lookups
+    unpacked some of its postings, locates and covers as the one built."""
+    built = QuoteIndex(REAL_ARTICLES.items())
+    recited = [text.split("\n")[-1] for text in REAL_ARTICLES.values()] + [LABOR_82_FIRST[:30]]
+    grams = sorted(
+        {text[i : i + 2] for text in REAL_ARTICLES.values() for i in range(len(text) - 1)}
+    )
+    fresh = QuoteIndex.from_plain(marshal.loads(marshal.dumps(built.to_plain())))
+    expected = [built.locate(q) for q in recited]
+    used = QuoteIndex.from_plain(marshal.loads(marshal.dumps(built.to_plain())))
+    for kept in (fresh, used):
+        assert [kept.locate(q) for q in recited] == expected
+        assert [kept.locate_scores(q, min_score=0.0) for q in recited] == [
+            built.locate_scores(q, min_score=0.0) for q in recited
+        ]
+        assert list(kept.coverage(grams)[1].items()) == list(built.coverage(grams)[1].items())
+        assert [kept.is_common(g) for g in grams] == [built.is_common(g) for g in grams]
+
+
+@given(st.text(alphabet=st.sampled_from("应当规定𠀀𡃁a1_"), max_size=30))
+def test_bigram_codes_tell_bigrams_apart(text: str) -> None:
+    """A text's bigram codes are its distinct bigrams (astral characters too), one code each,
+    in the order they first occur."""
+    bigrams = list(dict.fromkeys(map(add, text, text[1:])))
+    assert list(quotes._gram_codes(text)) == [quotes._gram_code(g) for g in bigrams]
+    assert len(set(quotes._gram_codes(text))) == len(bigrams)
+
+
+def _first_best_run(quote: str, article: str) -> tuple[float, int, int]:
+    """Every run of consecutive sentences scored: the first of the highest (score, first, last)."""
+    runs = quotes._prepare(article)
+    best = (0.0, 0, -1)
+    for first in range(len(runs.bounds) - 1):
+        for last in range(first, len(runs.bounds) - 1):
+            text = runs.text[runs.bounds[first] : runs.bounds[last + 1]]
+            score = Indel.normalized_similarity(quote, text)
+            if score > best[0]:
+                best = (score, first, last)
+    return best
+
+
+@given(st.sampled_from(sorted(REAL_ARTICLES.values())), st.data())
+def test_the_best_run_is_the_first_of_the_highest_scores(article: str, data: st.DataObject) -> None:
+    """The search for the best run of sentences (bounds, and the shortcut for a quote that is a
+    run word for word) finds the first run scoring highest among all of them."""
+    runs = quotes._prepare(article)
+    sentences = len(runs.bounds) - 1
+    first = data.draw(st.integers(0, sentences - 1))
+    last = data.draw(st.integers(first, sentences - 1))
+    quote = runs.text[runs.bounds[first] : runs.bounds[last + 1]]
+    cut = data.draw(st.integers(0, 3))
+    quote = data.draw(st.sampled_from([quote, quote[cut:], quote[: len(quote) - cut] + "另有规定"]))
+    span = quotes._best_span(quote, runs)
+    assert (span.score, span.first, span.last) == _first_best_run(quote, article)
