@@ -28,11 +28,11 @@ import heapq
 import math
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, repeat
-from operator import add, mul
+from operator import add, mul, truediv
 from typing import Any, Generic, TypeVar
 
 from rapidfuzz import fuzz, process
@@ -68,6 +68,11 @@ PREFILTER_LENGTH_EXPONENT = 0.3
 # characters, so each run that can matter is scored as a search from 0 scores it and the result
 # is the same.
 FLOOR_MARGIN = 0.001
+# A run of sentences sharing a subsequence of at most c characters with a quote of q characters
+# scores at most 2c / (q + its length); a run whose bound is below the best score so far by more
+# than this (far more than the rounding error of the bound and of rapidfuzz's score, about
+# 1e-16) is not scored: it could not have scored above the best.
+BOUND_MARGIN = 1e-9
 
 K = TypeVar("K")
 
@@ -80,10 +85,14 @@ class _Span:
     length: int
 
 
-def _best_span(quote: str, article: _Runs, floor: float = 0.0) -> _Span:
+def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1) -> _Span:
     """The run of consecutive sentences of the article most similar to quote (normalised), the
-    first of the best; only runs scoring above floor count (none: a span of score floor)."""
+    first of the best; only runs scoring above floor count (none: a span of score floor).
+    common, when known, is the length of the longest common subsequence of the quote and the
+    whole article: no run shares more with the quote."""
     text, bounds, size = article.text, article.bounds, len(quote)
+    if common < 0:
+        common = size
     sentences = len(bounds) - 1
     if size and floor < 1.0:
         # Only a run equal to the quote scores 1.0, and the first of them is the one at the
@@ -108,6 +117,8 @@ def _best_span(quote: str, article: _Runs, floor: float = 0.0) -> _Span:
                     break  # longer runs only lower the bound further
             elif 2 * length / (length + size) <= best:
                 continue
+            if 2 * common / (length + size) <= best - BOUND_MARGIN:
+                break  # and so are the longer runs, as their bound is lower still
             score = similarity(quote, text[start:end], score_cutoff=best)
             if score > best:
                 best, best_first, best_last, best_length = score, first, last, length
@@ -250,11 +261,12 @@ class QuoteIndex(Generic[K]):
         self._bounds = array("I")
         self._bounds_at = array("I", [0])
         self._runs_made: dict[int, _Runs] = {}
-        # Per bigram (its `_gram_code`), the candidates holding it: all postings packed in one
-        # array (bigram i's from _posting_at[i] to _posting_at[i + 1]), each code mapped to its
-        # i until a lookup first reads it, then to the list. A kept index is read back as three
-        # byte strings and one dict of ints, made in C: a dict of 15,000 str keys (a large law)
-        # cost five times as much to read back, decoding and hashing every key.
+        # Per bigram, the candidates holding it: the bigrams' codes (`_gram_code`) packed in
+        # _codes, their postings in one array (bigram i's from _posting_at[i] to
+        # _posting_at[i + 1]), _slots mapping each code to its i, and the posting unpacked into
+        # _posting_lists[i] when a lookup first reads it. A kept index is read back as byte
+        # strings and one dict of ints made in C: a dict of 15,000 str keys (a large law) cost
+        # twice as many instructions to read back (every key decoded and hashed).
         postings: dict[int, list[int]] = {}
         for key, text in candidates:
             normalised = normalize_for_compare(text)
@@ -282,7 +294,8 @@ class QuoteIndex(Generic[K]):
         self._codes = array("Q", kept).tobytes()
         self._posting_items = array("I", chain.from_iterable(kept.values()))
         self._posting_at = array("I", accumulate(map(len, kept.values()), initial=0))
-        self._postings: dict[int, int | list[int]] = dict(zip(kept, range(len(kept)), strict=False))
+        self._slots = dict(zip(kept, range(len(kept)), strict=True))
+        self._posting_lists: list[list[int] | None] = [None] * len(kept)
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -304,7 +317,8 @@ class QuoteIndex(Generic[K]):
         index._posting_items.frombytes(items)
         index._posting_at = array("I", posting_at)
         codes = memoryview(index._codes).cast("Q")
-        index._postings = dict(zip(codes, range(len(codes)), strict=False))
+        index._slots = dict(zip(codes, range(len(codes)), strict=True))
+        index._posting_lists = [None] * len(codes)
         index._bounds.frombytes(bounds)
         index._bounds_at = array("I", bounds_at)
         index._idf = _idf_table(len(index._keys))
@@ -321,24 +335,27 @@ class QuoteIndex(Generic[K]):
         return runs
 
     def _shortlist(self, quote: str) -> list[int]:
-        """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""
+        """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams: the
+        weight shared over the smaller of the two weights, times the length disparity."""
         quote_weight, shared, held = self._shared_weights(_gram_codes(quote))
-        size = len(quote)
-        weights, lengths = self._weights, self._lengths
-        ranked = []
         # Each candidate once, in any order: the (rank, index) pairs are distinct, so the best
         # PREFILTER_KEEP of them do not depend on it.
-        for index in set().union(*held):
-            own = weights[index]
-            # Both weights are positive (the candidate and the quote share a bigram): the
-            # smaller one is never 0.
-            rank = shared[index] / (own if own < quote_weight else quote_weight)
-            other = lengths[index]
-            if size + size < other or other + other < size:  # more than 2:1 apart
-                shorter, longer = (size, other) if size < other else (other, size)
-                rank *= (2 * shorter / longer) ** PREFILTER_LENGTH_EXPONENT
-            ranked.append((rank, index))
-        ranked.sort(reverse=True)
+        sharing = list(set().union(*held))
+        lengths = list(map(self._lengths.__getitem__, sharing))
+        size = len(quote)
+        # What a loop over the candidates would compute, in C. Both weights are positive (they
+        # share a bigram), so the smaller is never 0; min() of two equal weights is the same
+        # float; lengths at most 2:1 apart give a ratio of at least 1.0 and a disparity of
+        # 1.0 ** exponent == 1.0, a factor that changes nothing.
+        own = map(self._weights.__getitem__, sharing)
+        shares = map(truediv, map(shared.__getitem__, sharing), map(min, own, repeat(quote_weight)))
+        ratios = map(
+            truediv,
+            map(mul, map(min, lengths, repeat(size)), repeat(2)),
+            map(max, lengths, repeat(size)),
+        )
+        disparities = map(pow, map(min, ratios, repeat(1.0)), repeat(PREFILTER_LENGTH_EXPONENT))
+        ranked = sorted(zip(map(mul, shares, disparities), sharing, strict=True), reverse=True)
         return [index for _, index in ranked[:PREFILTER_KEEP]]
 
     def _shared_weights(self, codes: Iterable[int]) -> tuple[float, list[float], list[list[int]]]:
@@ -349,16 +366,19 @@ class QuoteIndex(Generic[K]):
         total = 0.0
         shared = [0.0] * len(self._keys)
         held: list[list[int]] = []
-        postings, items, at = self._postings, self._posting_items, self._posting_at
+        slots, lists, items, at = (
+            self._slots, self._posting_lists, self._posting_items, self._posting_at
+        )  # fmt: skip
         common, idfs, unseen = self._common_codes, self._idf, self._unseen_idf
         for code in codes:
-            found = postings.get(code)
-            if found is None:
+            slot = slots.get(code)
+            if slot is None:
                 if code not in common:  # a common bigram has no posting
                     total += unseen
                 continue
-            if isinstance(found, int):
-                found = postings[code] = items[at[found] : at[found + 1]].tolist()
+            found = lists[slot]
+            if found is None:
+                found = lists[slot] = items[at[slot] : at[slot + 1]].tolist()
             idf = idfs[len(found)]
             total += idf
             for index in found:
@@ -374,7 +394,10 @@ class QuoteIndex(Generic[K]):
         """The idf weight of the bigrams (common ones ignored; a bigram no candidate holds
         weighs most) and, per candidate holding any, the share of that weight it holds."""
         # One order whatever the caller's set: reproducible sums.
-        total, shared, held = self._shared_weights(map(_gram_code, sorted(grams)))
+        ordered = sorted(grams)
+        total, shared, held = self._shared_weights(
+            _gram_codes_of(ordered) if set(map(len, ordered)) <= {2} else map(_gram_code, ordered)
+        )
         if not total:
             return 0.0, {}
         keys = self._keys
@@ -449,6 +472,12 @@ def _gram_codes(text: str) -> dict[int, None]:
     return dict.fromkeys(map(add, map(mul, points, repeat(_GRAM_MIX)), points[1:]))
 
 
+def _gram_codes_of(bigrams: list[str]) -> Iterator[int]:
+    """The codes of bigrams, each of two characters (as `_gram_code`, in C)."""
+    points = memoryview("".join(bigrams).encode("utf-32-le", "surrogatepass")).cast("I")
+    return map(add, map(mul, points[0::2], repeat(_GRAM_MIX)), points[1::2])
+
+
 def _gram_code(gram: str) -> int:
     """The code of a bigram (-1, which no bigram has, for a text of another length)."""
     return ord(gram[0]) * _GRAM_MIX + ord(gram[1]) if len(gram) == 2 else -1
@@ -478,7 +507,7 @@ def _best_runs(
             common = LCSseq.similarity(norm, article.text)
             if not norm or 2 * common / (len(norm) + common or 1) < max(min_score, best.score):
                 continue
-            span = _best_span(norm, article, floor)
+            span = _best_span(norm, article, floor, common)
             if span.score > best.score:
                 best_variant, best = raw, span
                 if best.score == 1.0:

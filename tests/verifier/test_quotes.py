@@ -11,7 +11,7 @@ from operator import add
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import Indel, LCSseq
 
 from tests.strategies import chinese_sentences
 from tests.verifier.statute_texts import (
@@ -287,8 +287,9 @@ def _first_best_run(quote: str, article: str) -> tuple[float, int, int]:
 
 @given(st.sampled_from(sorted(REAL_ARTICLES.values())), st.data())
 def test_the_best_run_is_the_first_of_the_highest_scores(article: str, data: st.DataObject) -> None:
-    """The search for the best run of sentences (bounds, and the shortcut for a quote that is a
-    run word for word) finds the first run scoring highest among all of them."""
+    """The search for the best run of sentences (its bounds by length and by the longest common
+    subsequence, and the shortcut for a quote that is a run word for word) finds the first run
+    scoring highest among all of them."""
     runs = quotes._prepare(article)
     sentences = len(runs.bounds) - 1
     first = data.draw(st.integers(0, sentences - 1))
@@ -296,5 +297,8 @@ def test_the_best_run_is_the_first_of_the_highest_scores(article: str, data: st.
     quote = runs.text[runs.bounds[first] : runs.bounds[last + 1]]
     cut = data.draw(st.integers(0, 3))
     quote = data.draw(st.sampled_from([quote, quote[cut:], quote[: len(quote) - cut] + "另有规定"]))
+    expected = _first_best_run(quote, article)
     span = quotes._best_span(quote, runs)
-    assert (span.score, span.first, span.last) == _first_best_run(quote, article)
+    assert (span.score, span.first, span.last) == expected
+    bounded = quotes._best_span(quote, runs, 0.0, LCSseq.similarity(quote, runs.text))
+    assert (bounded.score, bounded.first, bounded.last) == expected
