@@ -3,6 +3,8 @@
     .venv/bin/python -m benchmarks.content_bench accuracy   # quote_dev accuracy, threshold study
     .venv/bin/python -m benchmarks.content_bench speed      # compare_quote, QuoteIndex, numbers
     .venv/bin/python -m benchmarks.content_bench flzx       # the quote checks of a batch check
+    valgrind --tool=callgrind --instr-atstart=no \\
+        .venv/bin/python -m benchmarks.content_bench flzx --first=600 --callgrind  # instructions
     .venv/bin/python -m benchmarks content_bench            # both (make bench runs them too)
 
 The accuracy harness stands in for the pipeline until the extractor and the statute database
@@ -223,12 +225,14 @@ def speed() -> None:
     _timed("quote against article", len(pairs), lambda: [number_conflicts(q, a) for q, a in pairs])
 
 
-def flzx(callgrind: bool) -> None:
-    """CPU time of the quote checks (`check_quote`) of `lexgate check` over flzx_dev_answers,
-    as a fresh process does them: the checks' arguments are recorded in one pass of the
-    command's own pipeline (configured database and cache directory), then the memos and quote
-    indexes are dropped and the same calls made again, timed. With --callgrind, under
-    `valgrind --tool=callgrind --instr-atstart=no`, the instructions of those calls alone."""
+def flzx(callgrind: bool, first: int | None = None) -> None:
+    """CPU time of the quote checks of `lexgate check` over flzx_dev_answers (its first `first`
+    lines if given), as a fresh process does them: the arguments of each `check_quote` and of
+    each `QuoteIndex.coverage` (the support verdicts' bigram coverage) are recorded in one pass
+    of the command's own pipeline (configured database and cache directory), then the memos
+    and quote indexes are dropped and the same calls made again, timed. With --callgrind,
+    under `valgrind --tool=callgrind --instr-atstart=no`, the instructions of those calls
+    alone."""
     import importlib
     import subprocess
     from datetime import date
@@ -240,18 +244,29 @@ def flzx(callgrind: bool) -> None:
 
     repo = _load_repository()
     calls: list[tuple[Any, ...]] = []
+    covered: list[tuple[Any, list[str]]] = []
 
     def recorded(*args: Any) -> Any:
         calls.append(args)
         return content.check_quote(*args)
 
-    real = check.check_quote
+    real, real_coverage = check.check_quote, QuoteIndex.coverage
+
+    def coverage(index: Any, grams: Any) -> Any:
+        covered.append((index, list(grams)))
+        return real_coverage(index, covered[-1][1])
+
     check.check_quote = recorded  # type: ignore[assignment]
+    QuoteIndex.coverage = coverage  # type: ignore[method-assign]
     try:
-        for line in (EVAL / "flzx_dev_answers.jsonl").read_text(encoding="utf-8").splitlines():
+        lines = (EVAL / "flzx_dev_answers.jsonl").read_text(encoding="utf-8").splitlines()
+        for line in lines[:first]:
             check.check(json.loads(line)["answer"], repo, date(2026, 12, 1))
     finally:
         check.check_quote = real
+        QuoteIndex.coverage = real_coverage  # type: ignore[method-assign]
+    version_of = {id(index): version for version, index in content._INDEXES[repo].items()}
+    coverage_calls = [(version_of[id(index)], grams) for index, grams in covered]
     for module in (content, quotes, textnorm_quote):
         for memo in vars(module).values():
             if hasattr(memo, "cache_clear"):
@@ -264,12 +279,16 @@ def flzx(callgrind: bool) -> None:
     wall, cpu = time.perf_counter(), time.process_time()
     for args in calls:
         content.check_quote(*args)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    middle = time.process_time()
+    for version, grams in coverage_calls:
+        content.version_index(repo, version).coverage(grams)
+    wall, cpu, quote_cpu = time.perf_counter() - wall, time.process_time() - cpu, middle - cpu
     if callgrind:
         subprocess.run(["callgrind_control", "-i", "off", pid], check=True, capture_output=True)
     print(
-        f"check_quote over the {len(calls):,} citations of flzx_dev_answers (memos cold): "
-        f"CPU {cpu:.2f} s, wall {wall:.2f} s (load average {os.getloadavg()[0]:.1f})"
+        f"check_quote over the {len(calls):,} citations of flzx_dev_answers (memos cold) and "
+        f"{len(coverage_calls):,} coverage calls: CPU {cpu:.2f} s ({quote_cpu:.2f} s the checks),"
+        f" wall {wall:.2f} s (load average {os.getloadavg()[0]:.1f})"
     )
 
 
@@ -278,7 +297,10 @@ def main(argv: list[str]) -> int:
     speed when none is named, as under `python -m benchmarks`, whose own arguments (benchmark
     names) are ignored here."""
     if "flzx" in argv:
-        flzx(callgrind="--callgrind" in argv)
+        first = next(
+            (int(a.removeprefix("--first=")) for a in argv if a.startswith("--first=")), None
+        )
+        flzx(callgrind="--callgrind" in argv, first=first)
         return 0
     parts = [arg for arg in argv if arg in ("accuracy", "speed")] or ["accuracy", "speed"]
     print(

@@ -32,7 +32,7 @@ from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, repeat
-from operator import add, mul, truediv
+from operator import add, mul
 from typing import Any, Generic, TypeVar
 
 from rapidfuzz import fuzz, process
@@ -157,6 +157,31 @@ class _Runs:
 
 
 @dataclass(frozen=True, slots=True)
+class _PackedTexts:
+    """Texts packed in one string of UTF-32 bytes, each decoded when asked for: a kept index is
+    read back without decoding the texts of the many candidates that no lookup scores."""
+
+    data: bytes
+    starts: array[int]  # where each text starts (in characters), then where the last ends
+
+    @classmethod
+    def pack(cls, texts: list[str]) -> _PackedTexts:
+        data = "".join(texts).encode("utf-32-le", "surrogatepass")
+        return cls(data, array("I", accumulate(map(len, texts), initial=0)))
+
+    def __getitem__(self, index: int) -> str:
+        at = self.starts
+        return self.data[4 * at[index] : 4 * at[index + 1]].decode("utf-32-le", "surrogatepass")
+
+    def to_plain(self) -> tuple[bytes, bytes]:
+        return self.data, self.starts.tobytes()
+
+    @classmethod
+    def from_plain(cls, plain: tuple[bytes, bytes]) -> _PackedTexts:
+        return cls(plain[0], array("I", plain[1]))
+
+
+@dataclass(frozen=True, slots=True)
 class _PreparedArticle(_Runs):
     raw_sentences: tuple[str, ...]  # the sentences as written, one for each of bounds but the last
 
@@ -253,11 +278,11 @@ class QuoteIndex(Generic[K]):
 
     def __init__(self, candidates: Iterable[tuple[K, str]]) -> None:
         self._keys: list[K] = []
-        self._texts: list[str] = []
+        texts: list[str] = []
         self._lengths: list[int] = []
         # Each candidate's _Runs: its normalised sentences joined, and all their bounds in one
         # array (candidate i's from _bounds_at[i] to _bounds_at[i + 1]).
-        self._runs_texts: list[str] = []
+        runs_texts: list[str] = []
         self._bounds = array("I")
         self._bounds_at = array("I", [0])
         self._runs_made: dict[int, _Runs] = {}
@@ -272,14 +297,16 @@ class QuoteIndex(Generic[K]):
             normalised = normalize_for_compare(text)
             index = len(self._keys)
             self._keys.append(key)
-            self._texts.append(text)
+            texts.append(text)
             self._lengths.append(len(normalised))
             for code in _gram_codes(normalised):
                 postings.setdefault(code, []).append(index)
             runs = _prepare(text)
-            self._runs_texts.append(runs.text)
+            runs_texts.append(runs.text)
             self._bounds.extend(runs.bounds)
             self._bounds_at.append(len(self._bounds))
+        self._texts = _PackedTexts.pack(texts)
+        self._runs_texts = _PackedTexts.pack(runs_texts)
         count = len(self._keys)
         common = _common_limit(count)
         self._unseen_idf = math.log(count + 1)
@@ -302,18 +329,20 @@ class QuoteIndex(Generic[K]):
 
     def to_plain(self) -> tuple[Any, ...]:
         """The built index as plain values (for `marshal`; keys must be plain too)."""
-        return (self._keys, self._texts, self._lengths, self._codes,
+        return (self._keys, self._texts.to_plain(), self._lengths, self._codes,
                 self._posting_items.tobytes(), self._posting_at.tobytes(), self._common_codes,
-                self._weights, self._unseen_idf, self._runs_texts, self._bounds.tobytes(),
-                self._bounds_at.tobytes())  # fmt: skip
+                self._weights, self._unseen_idf, self._runs_texts.to_plain(),
+                self._bounds.tobytes(), self._bounds_at.tobytes())  # fmt: skip
 
     @classmethod
     def from_plain(cls, plain: tuple[Any, ...]) -> QuoteIndex[K]:
         """The index `to_plain` described, without building it again."""
         index = cls(())
-        (index._keys, index._texts, index._lengths, index._codes, items, posting_at,
-         index._common_codes, index._weights, index._unseen_idf, index._runs_texts, bounds,
+        (index._keys, texts, index._lengths, index._codes, items, posting_at,
+         index._common_codes, index._weights, index._unseen_idf, runs_texts, bounds,
          bounds_at) = plain  # fmt: skip
+        index._texts = _PackedTexts.from_plain(texts)
+        index._runs_texts = _PackedTexts.from_plain(runs_texts)
         index._posting_items.frombytes(items)
         index._posting_at = array("I", posting_at)
         codes = memoryview(index._codes).cast("Q")
@@ -335,27 +364,24 @@ class QuoteIndex(Generic[K]):
         return runs
 
     def _shortlist(self, quote: str) -> list[int]:
-        """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams: the
-        weight shared over the smaller of the two weights, times the length disparity."""
+        """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""
         quote_weight, shared, held = self._shared_weights(_gram_codes(quote))
+        size = len(quote)
+        weights, lengths = self._weights, self._lengths
+        ranked = []
         # Each candidate once, in any order: the (rank, index) pairs are distinct, so the best
         # PREFILTER_KEEP of them do not depend on it.
-        sharing = list(set().union(*held))
-        lengths = list(map(self._lengths.__getitem__, sharing))
-        size = len(quote)
-        # What a loop over the candidates would compute, in C. Both weights are positive (they
-        # share a bigram), so the smaller is never 0; min() of two equal weights is the same
-        # float; lengths at most 2:1 apart give a ratio of at least 1.0 and a disparity of
-        # 1.0 ** exponent == 1.0, a factor that changes nothing.
-        own = map(self._weights.__getitem__, sharing)
-        shares = map(truediv, map(shared.__getitem__, sharing), map(min, own, repeat(quote_weight)))
-        ratios = map(
-            truediv,
-            map(mul, map(min, lengths, repeat(size)), repeat(2)),
-            map(max, lengths, repeat(size)),
-        )
-        disparities = map(pow, map(min, ratios, repeat(1.0)), repeat(PREFILTER_LENGTH_EXPONENT))
-        ranked = sorted(zip(map(mul, shares, disparities), sharing, strict=True), reverse=True)
+        for index in set().union(*held):
+            own = weights[index]
+            # Both weights are positive (the candidate and the quote share a bigram): the
+            # smaller one is never 0.
+            rank = shared[index] / (own if own < quote_weight else quote_weight)
+            other = lengths[index]
+            if size + size < other or other + other < size:  # more than 2:1 apart
+                shorter, longer = (size, other) if size < other else (other, size)
+                rank *= (2 * shorter / longer) ** PREFILTER_LENGTH_EXPONENT
+            ranked.append((rank, index))
+        ranked.sort(reverse=True)
         return [index for _, index in ranked[:PREFILTER_KEEP]]
 
     def _shared_weights(self, codes: Iterable[int]) -> tuple[float, list[float], list[list[int]]]:
