@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, repeat
 from operator import add, mul
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, LCSseq
@@ -77,8 +77,10 @@ BOUND_MARGIN = 1e-9
 K = TypeVar("K")
 
 
-@dataclass(frozen=True, slots=True)
-class _Span:
+class _Span(NamedTuple):
+    """A run of sentences and its score (a tuple: made for every search, and a frozen
+    dataclass's __init__ sets each field through object.__setattr__)."""
+
     score: float
     first: int
     last: int
@@ -286,12 +288,11 @@ class QuoteIndex(Generic[K]):
         self._bounds = array("I")
         self._bounds_at = array("I", [0])
         self._runs_made: dict[int, _Runs] = {}
-        # Per bigram, the candidates holding it: the bigrams' codes (`_gram_code`) packed in
-        # _codes, their postings in one array (bigram i's from _posting_at[i] to
-        # _posting_at[i + 1]), _slots mapping each code to its i, and the posting unpacked into
-        # _posting_lists[i] when a lookup first reads it. A kept index is read back as byte
-        # strings and one dict of ints made in C: a dict of 15,000 str keys (a large law) cost
-        # twice as many instructions to read back (every key decoded and hashed).
+        # Per bigram, the candidates holding it (`_Postings`, by the bigram's code, `_gram_code`),
+        # each posting unpacked into _posting_lists[place] when a lookup first reads it. A kept
+        # index is read back as byte strings and nothing else: a dict of its codes cost 860
+        # instructions a bigram to make, for an index that most often serves a few lookups of
+        # some 30 bigrams each, while probing the table from Python costs a few hundred a lookup.
         postings: dict[int, list[int]] = {}
         for key, text in candidates:
             normalised = normalize_for_compare(text)
@@ -312,25 +313,20 @@ class QuoteIndex(Generic[K]):
         self._unseen_idf = math.log(count + 1)
         kept = {g: p for g, p in postings.items() if len(p) <= common}
         self._idf = _idf_table(count)
-        self._common_codes = frozenset(g for g, p in postings.items() if len(p) > common)
         self._weights = [0.0] * count
         for posting in kept.values():
             idf = self._idf[len(posting)]
             for index in posting:
                 self._weights[index] += idf
-        self._codes = array("Q", kept).tobytes()
-        self._posting_items = array("I", chain.from_iterable(kept.values()))
-        self._posting_at = array("I", accumulate(map(len, kept.values()), initial=0))
-        self._slots = dict(zip(kept, range(len(kept)), strict=True))
-        self._posting_lists: list[list[int] | None] = [None] * len(kept)
+        self._postings = _Postings.build(postings, common)
+        self._posting_lists: dict[int, list[int]] = {}
 
     def __len__(self) -> int:
         return len(self._keys)
 
     def to_plain(self) -> tuple[Any, ...]:
         """The built index as plain values (for `marshal`; keys must be plain too)."""
-        return (self._keys, self._texts.to_plain(), self._lengths, self._codes,
-                self._posting_items.tobytes(), self._posting_at.tobytes(), self._common_codes,
+        return (self._keys, self._texts.to_plain(), self._lengths, self._postings.to_plain(),
                 self._weights, self._unseen_idf, self._runs_texts.to_plain(),
                 self._bounds.tobytes(), self._bounds_at.tobytes())  # fmt: skip
 
@@ -338,16 +334,11 @@ class QuoteIndex(Generic[K]):
     def from_plain(cls, plain: tuple[Any, ...]) -> QuoteIndex[K]:
         """The index `to_plain` described, without building it again."""
         index = cls(())
-        (index._keys, texts, index._lengths, index._codes, items, posting_at,
-         index._common_codes, index._weights, index._unseen_idf, runs_texts, bounds,
-         bounds_at) = plain  # fmt: skip
+        (index._keys, texts, index._lengths, postings, index._weights, index._unseen_idf,
+         runs_texts, bounds, bounds_at) = plain  # fmt: skip
         index._texts = _PackedTexts.from_plain(texts)
         index._runs_texts = _PackedTexts.from_plain(runs_texts)
-        index._posting_items.frombytes(items)
-        index._posting_at = array("I", posting_at)
-        codes = memoryview(index._codes).cast("Q")
-        index._slots = dict(zip(codes, range(len(codes)), strict=True))
-        index._posting_lists = [None] * len(codes)
+        index._postings = _Postings.from_plain(postings)
         index._bounds.frombytes(bounds)
         index._bounds_at = array("I", bounds_at)
         index._idf = _idf_table(len(index._keys))
@@ -367,6 +358,7 @@ class QuoteIndex(Generic[K]):
         """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""
         quote_weight, shared, held = self._shared_weights(_gram_codes(quote))
         size = len(quote)
+        half, double = size / 2, size + size  # exact: other < size / 2 is other + other < size
         weights, lengths = self._weights, self._lengths
         ranked = []
         # Each candidate once, in any order: the (rank, index) pairs are distinct, so the best
@@ -377,7 +369,7 @@ class QuoteIndex(Generic[K]):
             # smaller one is never 0.
             rank = shared[index] / (own if own < quote_weight else quote_weight)
             other = lengths[index]
-            if size + size < other or other + other < size:  # more than 2:1 apart
+            if not half <= other <= double:  # more than 2:1 apart
                 shorter, longer = (size, other) if size < other else (other, size)
                 rank *= (2 * shorter / longer) ** PREFILTER_LENGTH_EXPONENT
             ranked.append((rank, index))
@@ -392,29 +384,37 @@ class QuoteIndex(Generic[K]):
         total = 0.0
         shared = [0.0] * len(self._keys)
         held: list[list[int]] = []
-        slots, lists, items, at = (
-            self._slots, self._posting_lists, self._posting_items, self._posting_at
-        )  # fmt: skip
-        common, idfs, unseen = self._common_codes, self._idf, self._unseen_idf
+        lists = self._posting_lists
+        postings = self._postings
+        table, at, items, size = postings.codes, postings.at, postings.items, postings.size
+        idfs, unseen = self._idf, self._unseen_idf
         for code in codes:
-            slot = slots.get(code)
-            if slot is None:
-                if code not in common:  # a common bigram has no posting
-                    total += unseen
-                continue
-            found = lists[slot]
-            if found is None:
-                found = lists[slot] = items[at[slot] : at[slot + 1]].tolist()
-            idf = idfs[len(found)]
-            total += idf
-            for index in found:
-                shared[index] += idf
-            held.append(found)
+            # The table's probe (`_Postings.place`), inline: a call per bigram costs as much.
+            place = code % size
+            there = table[place]
+            while there != code:
+                if there == _NO_CODE:
+                    total += unseen  # a bigram no candidate holds
+                    break
+                place += 1
+                there = table[place]
+            else:
+                found = lists.get(place)
+                if found is None:
+                    found = lists[place] = items[at[place] : at[place + 1]].tolist()
+                if not found:
+                    continue  # a common bigram: no posting
+                idf = idfs[len(found)]
+                total += idf
+                for index in found:
+                    shared[index] += idf
+                held.append(found)
         return total, shared, held
 
     def is_common(self, gram: str) -> bool:
         """A bigram in so many candidates that it tells none apart (应当, 规定 …)."""
-        return _gram_code(gram) in self._common_codes
+        place = self._postings.place(_gram_code(gram))
+        return place >= 0 and self._postings.at[place] == self._postings.at[place + 1]
 
     def coverage(self, grams: Iterable[str]) -> tuple[float, dict[K, float]]:
         """The idf weight of the bigrams (common ones ignored; a bigram no candidate holds
@@ -471,6 +471,74 @@ class QuoteIndex(Generic[K]):
         shortest = min((normalised for _, normalised in variants), key=len)
         shortlist = [i for i in self._shortlist(shortest) if self._keys[i] not in exclude]
         return _best_runs(variants, self._runs, shortlist, limit, min_score)
+
+
+# An empty place of a _Postings table holds _NO_CODE: no bigram's code (all are below 2**53).
+_NO_CODE = (1 << 64) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Postings:
+    """Per bigram code, the candidates holding it, in an open-addressing table kept as three
+    arrays (read back, three byte strings: no dict made code by code). A code's first place
+    is the code modulo `size`, a prime at least three times the number of codes (one division
+    of a small int; a lookup of a code the table lacks then ends after 1.6 places on average);
+    a taken place sends it on to the next, past the end too: the arrays run on as far as the
+    last code placed needed, so a probe never wraps around. The candidates of the code at
+    place p are items[at[p] : at[p + 1]], none for a common bigram."""
+
+    codes: array[int]  # per place, the code there or _NO_CODE
+    at: array[int]  # per place, where its candidates start in items; then where the last end
+    items: array[int]
+    size: int
+
+    @classmethod
+    def build(cls, postings: dict[int, list[int]], common: int) -> _Postings:
+        """The table of postings, those of more than `common` candidates left empty."""
+        size = _prime_from(3 * len(postings) + 2)
+        codes = array("Q", [_NO_CODE]) * (size + 1)
+        held: list[list[int]] = [[]] * (size + 1)
+        for code, posting in postings.items():
+            place = code % size
+            while codes[place] != _NO_CODE:
+                place += 1
+            codes[place] = code
+            if len(posting) <= common:
+                held[place] = posting
+            if place == len(codes) - 1:  # a probe past the last code ends at _NO_CODE
+                codes.append(_NO_CODE)
+                held.append([])
+        return cls(
+            codes,
+            array("I", accumulate(map(len, held), initial=0)),
+            array("I", chain.from_iterable(held)),
+            size,
+        )
+
+    def place(self, code: int) -> int:
+        """The place of code, or -1 when the table does not hold it."""
+        codes = self.codes
+        place = code % self.size
+        while (there := codes[place]) != code:
+            if there == _NO_CODE:
+                return -1
+            place += 1
+        return place
+
+    def to_plain(self) -> tuple[bytes, bytes, bytes, int]:
+        return self.codes.tobytes(), self.at.tobytes(), self.items.tobytes(), self.size
+
+    @classmethod
+    def from_plain(cls, plain: tuple[bytes, bytes, bytes, int]) -> _Postings:
+        codes, at, items, size = plain
+        return cls(array("Q", codes), array("I", at), array("I", items), size)
+
+
+def _prime_from(number: int) -> int:
+    """The least prime at least number (number >= 2)."""
+    while any(number % divisor == 0 for divisor in range(2, math.isqrt(number) + 1)):
+        number += 1
+    return number
 
 
 def _common_limit(count: int) -> int:

@@ -23,7 +23,11 @@ _ITEM_MARKERS = kept_pattern(
     r"|^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、](?!\d)",  # 1. 一、 at a line's start
     re.MULTILINE,
 )
+# A character every item marker holds (once brackets are half-width): a text without one has
+# no marker, and is not searched for them (a search for these is a quarter of the cost).
+_MARKER_CHARS = re.compile(r"[(.、\u2460-\u2473\u2776-\u277f]")
 _ARABIC = re.compile(r"\d+")
+_DIGIT = re.compile(r"\d")  # a text without one is not searched for _ARABIC (twice the cost)
 _NOT_WORD = re.compile(r"[\W_]+")
 
 # Where sentences of an article end: a quote is compared with runs of whole sentences.
@@ -69,8 +73,10 @@ def normalize_for_compare(text: str) -> str:
     text = text.translate(_fold_table())
     if "<" in text:
         text = _MARKUP.sub("", text)
-    text = _ITEM_MARKERS.sub("", text)
-    text = _ARABIC.sub(_arabic_to_cn, text)
+    if _MARKER_CHARS.search(text):
+        text = _ITEM_MARKERS.sub("", text)
+    if _DIGIT.search(text):
+        text = _ARABIC.sub(_arabic_to_cn, text)
     return _NOT_WORD.sub("", text).lower()
 
 
