@@ -93,8 +93,6 @@ def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1)
     common, when known, is the length of the longest common subsequence of the quote and the
     whole article: no run shares more with the quote."""
     text, bounds, size = article.text, article.bounds, len(quote)
-    if common < 0:
-        common = size
     sentences = len(bounds) - 1
     if size and floor < 1.0:
         # Only a run equal to the quote scores 1.0, and the first of them is the one at the
@@ -107,6 +105,9 @@ def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1)
                 if after <= sentences and bounds[after] == at + size:
                     return _Span(1.0, first, after - 1, size)
             at = text.find(quote, at + 1)
+    if common < 0:
+        # With three sentences or more, the runs its bound spares cost more than the bound.
+        common = LCSseq.similarity(quote, text) if sentences > 2 else size
     best, best_first, best_last, best_length = floor, 0, -1, 0
     similarity = Indel.normalized_similarity
     for first in range(sentences):
@@ -358,21 +359,24 @@ class QuoteIndex(Generic[K]):
         """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""
         quote_weight, shared, held = self._shared_weights(_gram_codes(quote))
         size = len(quote)
-        half, double = size / 2, size + size  # exact: other < size / 2 is other + other < size
+        half, double = size / 2, size + size  # other < size / 2 exactly when other + other < size
         weights, lengths = self._weights, self._lengths
         ranked = []
         # Each candidate once, in any order: the (rank, index) pairs are distinct, so the best
         # PREFILTER_KEEP of them do not depend on it.
+        append, exponent = ranked.append, PREFILTER_LENGTH_EXPONENT
         for index in set().union(*held):
             own = weights[index]
             # Both weights are positive (the candidate and the quote share a bigram): the
             # smaller one is never 0.
             rank = shared[index] / (own if own < quote_weight else quote_weight)
             other = lengths[index]
-            if not half <= other <= double:  # more than 2:1 apart
-                shorter, longer = (size, other) if size < other else (other, size)
-                rank *= (2 * shorter / longer) ** PREFILTER_LENGTH_EXPONENT
-            ranked.append((rank, index))
+            # More than 2:1 apart: (2 * shorter / longer) ** exponent.
+            if other > double:
+                rank *= (2 * size / other) ** exponent
+            elif other < half:
+                rank *= (2 * other / size) ** exponent
+            append((rank, index))
         ranked.sort(reverse=True)
         return [index for _, index in ranked[:PREFILTER_KEEP]]
 
@@ -592,13 +596,15 @@ def _best_runs(
     below min_score is never kept, so none is searched for (FLOOR_MARGIN)."""
     floor = _floor(min_score)
     spans = []
-    for index in shortlist:
-        article = runs_of(index)
+    articles = [(index, runs_of(index)) for index in shortlist]
+    texts = [article.text for _, article in articles]
+    commons = [_common_lengths(norm, texts) for _, norm in variants]
+    for place, (index, article) in enumerate(articles):
         best_variant, best = variants[0][0], _Span(0.0, 0, -1, 0)
-        for raw, norm in variants:
+        for (raw, norm), common_of in zip(variants, commons, strict=True):
             # No run of the article shares more with the quote than the whole article does,
             # so 2·LCS/(|quote|+LCS) bounds every run's Indel similarity: skip hopeless ones.
-            common = LCSseq.similarity(norm, article.text)
+            common = common_of[place]
             if not norm or 2 * common / (len(norm) + common or 1) < max(min_score, best.score):
                 continue
             span = _best_span(norm, article, floor, common)
@@ -610,6 +616,19 @@ def _best_runs(
             spans.append((best.score, index, best_variant, best))
     spans.sort(key=lambda found: (found[0], found[1]), reverse=True)
     return [(index, variant, span) for _, index, variant, span in spans[:limit]]
+
+
+def _common_lengths(quote: str, texts: list[str]) -> list[int]:
+    """The length of the longest common subsequence of quote with each text, 0 for an empty
+    quote: in one call, which builds the quote's bit-parallel table once (called text by text,
+    rapidfuzz built the longer text's table, and cleared it, each time)."""
+    common = [0] * len(texts)
+    if quote:
+        for _, length, place in process.extract(
+            quote, texts, scorer=LCSseq.similarity, limit=None
+        ):
+            common[place] = length
+    return common
 
 
 def _lcs_shortlist(quote: str, candidates: Sequence[str]) -> list[int]:

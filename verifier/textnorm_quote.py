@@ -30,8 +30,11 @@ _ARABIC = re.compile(r"\d+")
 _DIGIT = re.compile(r"\d")  # a text without one is not searched for _ARABIC (twice the cost)
 _NOT_WORD = re.compile(r"[\W_]+")
 
-# Where sentences of an article end: a quote is compared with runs of whole sentences.
-SENTENCE_END = kept_pattern(r"(?<=[。；;！？!?：:\n])")
+# An article's sentences: a quote is compared with runs of whole sentences. Each ends at one
+# of these characters (the last may end at the text's end): the pieces a split after each of
+# them makes, but found at a few instructions a character (a split at a look-behind tried the
+# pattern at every place, about a fifth of the cost of preparing an article).
+_SENTENCE = kept_pattern(r"[^。；;！？!?：:\n]*[。；;！？!?：:\n]|[^。；;！？!?：:\n]+")
 # Where clauses of a quote end, for measuring how much of the quote the article contains.
 CLAUSE_END = kept_pattern(r"[。；;！？!?：:，,\n]+")
 
@@ -82,7 +85,7 @@ def normalize_for_compare(text: str) -> str:
 
 def split_sentences(text: str) -> list[str]:
     """An article's sentences as written (ending at 。；！？： or a line break), empty ones dropped."""
-    return [part for part in SENTENCE_END.split(text) if part.strip()]
+    return [part for part in _SENTENCE.findall(text) if part.strip()]
 
 
 def split_clauses(text: str) -> list[str]:
