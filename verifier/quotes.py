@@ -361,7 +361,7 @@ class QuoteIndex(Generic[K]):
         size = len(quote)
         half, double = size / 2, size + size  # other < size / 2 exactly when other + other < size
         weights, lengths = self._weights, self._lengths
-        ranked = []
+        ranked: list[tuple[float, int]] = []
         # Each candidate once, in any order: the (rank, index) pairs are distinct, so the best
         # PREFILTER_KEEP of them do not depend on it.
         append, exponent = ranked.append, PREFILTER_LENGTH_EXPONENT
@@ -624,9 +624,7 @@ def _common_lengths(quote: str, texts: list[str]) -> list[int]:
     rapidfuzz built the longer text's table, and cleared it, each time)."""
     common = [0] * len(texts)
     if quote:
-        for _, length, place in process.extract(
-            quote, texts, scorer=LCSseq.similarity, limit=None
-        ):
+        for _, length, place in process.extract(quote, texts, scorer=LCSseq.similarity, limit=None):
             common[place] = length
     return common
 
