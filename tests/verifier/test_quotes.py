@@ -26,7 +26,7 @@ from tests.verifier.statute_texts import (
 )
 from verifier import quotes
 from verifier.quotes import MATCH_SCORE, QuoteIndex, best_location, compare_quote
-from verifier.textnorm_quote import normalize_for_compare
+from verifier.textnorm_quote import normalize_for_compare, split_sentences
 
 LABOR_82_FIRST, LABOR_82_SECOND = LABOR_CONTRACT_82.split("\n")
 BANK_27_PARAGRAPHS = COMMERCIAL_BANK_27.split("\n")
@@ -302,3 +302,38 @@ def test_the_best_run_is_the_first_of_the_highest_scores(article: str, data: st.
     assert (span.score, span.first, span.last) == expected
     bounded = quotes._best_span(quote, runs, 0.0, LCSseq.similarity(quote, runs.text))
     assert (bounded.score, bounded.first, bounded.last) == expected
+
+
+@given(st.lists(st.integers(0, 40), max_size=60, unique=True), st.lists(st.integers(-1, 45)))
+def test_the_postings_table_finds_each_code_it_holds(codes: list[int], asked: list[int]) -> None:
+    """Every code placed is found with its own posting (codes that share a first place, and
+    probes running past the table's end, included); a code not placed is not found; a posting
+    of more than `common` candidates is kept empty (a common bigram)."""
+    postings = {code * 7: [code, code + 1][: code % 3] for code in codes}  # 7: many collisions
+    table = quotes._Postings.build(postings, common=1)
+    for code in [*postings, *(a * 7 for a in asked)]:
+        place = table.place(code)
+        if code not in postings:
+            assert place == -1
+            continue
+        held = table.items[table.at[place] : table.at[place + 1]].tolist()
+        assert held == (postings[code] if len(postings[code]) <= 1 else [])
+    kept = quotes._Postings.from_plain(marshal.loads(marshal.dumps(table.to_plain())))
+    assert [kept.place(code) for code in postings] == [table.place(code) for code in postings]
+
+
+@given(st.text(alphabet=st.sampled_from("。；;！？!?：:\n 甲乙a，"), max_size=30))
+def test_sentences_are_the_pieces_of_a_split_after_each_sentence_end(text: str) -> None:
+    pieces = re.split(r"(?<=[。；;！？!?：:\n])", text)
+    assert split_sentences(text) == [piece for piece in pieces if piece.strip()]
+
+
+_LEGAL_WORDS = st.text(alphabet=st.sampled_from("应当规定本法人的第条款"), max_size=150)
+
+
+@given(_LEGAL_WORDS, st.lists(_LEGAL_WORDS, max_size=9))
+def test_common_lengths_are_each_texts_longest_common_subsequence(
+    quote: str, texts: list[str]
+) -> None:
+    expected = [LCSseq.similarity(quote, text) if quote else 0 for text in texts]
+    assert quotes._common_lengths(quote, texts) == expected
