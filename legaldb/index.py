@@ -103,6 +103,7 @@ class StatuteIndex:
     # per law: the dated versions sorted by effective_from, and their start ordinals
     dated: dict[int, tuple[VersionInfo, ...]] = field(default_factory=dict)
     starts: dict[int, list[int]] = field(default_factory=dict)
+    ends: dict[int, tuple[int, ...]] = field(default_factory=dict)  # effective_to (_NEVER: open)
     # The articles of every version, one after the other in one array: each article's shape
     # (its position in `shapes`), a version's articles in (number, suffix) order from its
     # layout's first position; an `ArticleInfo` is made only for an article asked for, and
@@ -182,6 +183,9 @@ class StatuteIndex:
             )
             self.dated[law_id] = dated
             self.starts[law_id] = [v.effective_from.toordinal() for v in dated if v.effective_from]
+            self.ends[law_id] = tuple(
+                [v.effective_to.toordinal() if v.effective_to else _NEVER for v in dated]
+            )
 
     def add_article_rows(self, rows: Iterable[ArticleRow]) -> None:
         """Register the structure of articles (no texts): rows (version_id, number, suffix,
@@ -420,17 +424,20 @@ class StatuteIndex:
         """The law's versions laid out for the hot path (built once, on first use)."""
         timeline = self.timelines.get(law_id)
         if timeline is None:
-            dated = self.dated.get(law_id, ())
-            versions = self.versions.get(law_id, ())
-            timeline = self.timelines[law_id] = Timeline(
-                self.laws[law_id],
-                self.repeals.get(law_id),
-                self.starts.get(law_id, []),
-                tuple([v.effective_to.toordinal() if v.effective_to else _NEVER for v in dated]),
-                dated,
-                versions[-1] if versions else None,
-                self,
-            )  # by position: a call with keywords builds a dict, 16,000 laws opened at 1M
+            # its slots stored here: an __init__ called with seven arguments was a frame and
+            # the arguments' binding per law (16,000 laws opened at 1M)
+            timeline = _new_timeline(Timeline)
+            timeline.law = self.laws[law_id]
+            timeline.repeal = self.repeals.get(law_id)
+            timeline.starts = self.starts.get(law_id, _NO_STARTS)
+            timeline.ends = self.ends.get(law_id, ())
+            timeline.dated = dated = self.dated.get(law_id, ())
+            versions = self.versions.get(law_id)
+            timeline.fallback = versions[-1] if versions else None
+            timeline.index = self
+            timeline.slots = 2 * len(dated) + 2
+            timeline.memo = {}
+            self.timelines[law_id] = timeline
         return timeline
 
 
@@ -445,6 +452,10 @@ def _date(ordinal: int | None) -> date | None:
 _NEVER = date.max.toordinal() + 1
 _NO_ROWS = marshal.dumps(())
 _MEMO_LIMIT = 8192
+NAME_CACHE_LIMIT = 100_000  # names kept by a repository (and its Lookups), then cleared
+NOTHING = Lookup(law=None, version=None, article=None, repeal=None)  # a name of no law
+_NO_STARTS: list[int] = []  # a law without dated versions (never changed)
+_new_timeline = object.__new__
 
 # A version's layout: where its articles lie in StatuteIndex.article_shapes (the first
 # position and how many), and how they are numbered, in (number, suffix) order: the numbers
@@ -490,7 +501,9 @@ class Timeline:
     Lookups of the same (version, in force or not, article) share one frozen Lookup, so the
     hot path is a bisect and two dict probes. The memo's key is one int made of the article
     number, the version's position and whether it is in force (a tuple only for 之一
-    articles): a tuple per answer was one more object for the collector to count.
+    articles): a tuple per answer was one more object for the collector to count. Made by
+    `StatuteIndex.timeline` only, its slots stored there (no `__init__` frame per law), and
+    read by `Lookups.lookup` (the answers).
     """
 
     __slots__ = (
@@ -505,57 +518,71 @@ class Timeline:
         "starts",
     )
 
-    def __init__(
-        self,
-        law: LawInfo,
-        repeal: RepealInfo | None,
-        starts: list[int],
-        ends: tuple[int, ...],
-        dated: tuple[VersionInfo, ...],
-        fallback: VersionInfo | None,
-        index: StatuteIndex,
-    ) -> None:
-        self.law = law
-        self.repeal = repeal
-        self.starts = starts
-        self.ends = ends
-        self.dated = dated
-        self.fallback = fallback
-        # the versions' articles (StatuteIndex.layouts, made, article); the index, not a bound
-        # method: that was one more object per law for the collector to count
+    law: LawInfo
+    repeal: RepealInfo | None
+    starts: list[int]  # the dated versions' effective_from as ordinals
+    ends: tuple[int, ...]  # their effective_to as ordinals (_NEVER: open)
+    dated: tuple[VersionInfo, ...]
+    fallback: VersionInfo | None  # no dated version: the newest undated one
+    # the versions' articles (StatuteIndex.layouts, made, article); the index, not a bound
+    # method: that was one more object per law for the collector to count
+    index: StatuteIndex
+    # the memo is keyed by number * slots + 2 * (position + 1) + in_force (position -1: no
+    # dated version, the fallback), by (number, suffix, that slot) for 之一 articles; under
+    # (slot,) the answer without an article, shared by every number the version lacks (no
+    # dict of its own: one object less per law for the collector)
+    slots: int  # 2 * len(dated) + 2
+    memo: dict[int | tuple[int, str, int] | tuple[int], Lookup]
+
+
+class Lookups:
+    """`StatuteRepository.lookup`: the law's timeline for each name as written (None for a
+    name of no law), and each answer, in one frame (a frame per layer, repository, timeline
+    and new answer, was a third of a warm lookup's instructions); a new answer is made here,
+    not in a function of its own: the article made in place for a version numbered 1 … n
+    (most versions), by StatuteIndex.article otherwise; the answer without an article is one
+    per (version, in force) slot."""
+
+    __slots__ = ("index", "timelines")
+
+    def __init__(self, index: StatuteIndex) -> None:
         self.index = index
-        # keyed by number * slots + 2 * (position + 1) + in_force (position -1: no dated
-        # version, the fallback), by (number, suffix, that slot) for 之一 articles; under
-        # (slot,) the answer without an article, shared by every number the version lacks (no
-        # dict of its own: one object less per law for the collector)
-        self.slots = 2 * len(dated) + 2
-        self.memo: dict[int | tuple[int, str, int] | tuple[int], Lookup] = {}
+        # probed with `.get` (a subclass of dict with `__missing__` was subscripted through a
+        # method call: dict's `__getitem__` is a method beside its slot, so a subclass's slot
+        # calls it by name, 335 instructions a lookup; a KeyError caught for each new name
+        # cost an exception, a traceback and a frame object, 3,500 instructions)
+        self.timelines: dict[str, Timeline | None] = {}
 
-    def lookup(self, ordinal: int, number: int, suffix: str | None) -> Lookup:
-        """The answer for a date (as an ordinal) and an article; see StatuteRepository.lookup."""
-        position = bisect_right(self.starts, ordinal) - 1
-        in_force = position >= 0 and ordinal < self.ends[position]
-        if position < 0 and self.dated:
+    def lookup(self, name: str, number: int, suffix: str | None, as_of: date) -> Lookup:
+        """Law, version in force, article and repeal for one citation (see
+        StatuteRepository.lookup)."""
+        timeline = self.timelines.get(name)
+        if timeline is None:
+            timeline = self.timeline_of(name)
+            if timeline is None:
+                return NOTHING
+        ordinal = as_of.toordinal()
+        if not suffix:
+            suffix = None
+        position = bisect_right(timeline.starts, ordinal) - 1
+        # slot = 2 * (position + 1) + in force, by branches (a comparison stored in a variable
+        # is not specialised, one followed by a jump is)
+        if position >= 0:
+            slot = 2 * position + 2
+            if ordinal < timeline.ends[position]:
+                slot += 1
+        elif timeline.dated:
             position = 0  # not yet in force: the first version tells what will exist
-        slot = 2 * (position + 1) + in_force
-        key = number * self.slots + slot if suffix is None else (number, suffix, slot)
-        found = self.memo.get(key)
-        if found is None:
-            found = self._answer(position, in_force, slot, number, suffix)
-            if len(self.memo) >= _MEMO_LIMIT:
-                self.memo.clear()
-            self.memo[key] = found
-        return found
-
-    def _answer(
-        self, position: int, in_force: bool, slot: int, number: int, suffix: str | None
-    ) -> Lookup:
-        """A new answer (not in the memo): the article made in place for a version numbered
-        1 … n (most versions), by StatuteIndex.article otherwise; one call, not five. The
-        answer without an article is one per slot (memo key (slot,)), shared by every number
-        the version lacks."""
+            slot = 2
+        else:
+            slot = 0
+        key = number * timeline.slots + slot if suffix is None else (number, suffix, slot)
+        memo = timeline.memo
+        found = memo.get(key)
+        if found is not None:
+            return found
         # no dated version: the newest undated one, never "in force"
-        where = self.dated[position] if position >= 0 else self.fallback
+        where = timeline.dated[position] if position >= 0 else timeline.fallback
         article = None
         if where is not None:
             index = self.index
@@ -584,22 +611,48 @@ class Timeline:
                         info.chapter_path = chapter_path
                         info.__class__ = ArticleInfo
                         article = index.made[at] = info
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
         if article is None:
-            shared = self.memo.get((slot,))
+            shared = memo.get((slot,))
             if shared is not None:
+                memo[key] = shared
                 return shared
         # Lookup(law, version, article, repeal, article_version), made as _LookupFiller (below)
-        found = _LookupFiller()
-        found.law = self.law
-        found.version = where if in_force else None
-        found.article = article
-        found.repeal = self.repeal
-        found.article_version = where
-        found.__class__ = Lookup
-        made: Lookup = found
+        made = _LookupFiller()
+        made.law = timeline.law
+        made.version = where if slot & 1 else None  # in force
+        made.article = article
+        made.repeal = timeline.repeal
+        made.article_version = where
+        made.__class__ = Lookup
+        found = made
         if article is None:
-            self.memo[(slot,)] = made
-        return made
+            memo[(slot,)] = found
+        memo[key] = found
+        return found
+
+    def timeline_of(self, name: str) -> Timeline | None:
+        """The law's timeline for a name not in `timelines`, or kept there as of no law (None),
+        resolved and kept."""
+        timelines = self.timelines
+        if name in timelines:
+            return None  # a name of no law, already resolved
+        # resolve_key's first probe and the made timelines, here: most new names are a key,
+        # and most of their laws' timelines are made (two frames less per new name)
+        index = self.index
+        law_id = index.keys.get(name)
+        if law_id is None:
+            law_id = index.resolve_key(name)
+        timeline = None
+        if law_id is not None:
+            timeline = index.timelines.get(law_id)
+            if timeline is None:
+                timeline = index.timeline(law_id)
+        if len(timelines) >= NAME_CACHE_LIMIT:
+            timelines.clear()
+        timelines[name] = timeline
+        return timeline
 
 
 def _filler(cls: type) -> Any:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz, process
 
-from legaldb.index import StatuteIndex, Timeline, guess_level_of_name
+from legaldb.index import NAME_CACHE_LIMIT, Lookups, StatuteIndex, guess_level_of_name
 from legaldb.models import (
     LEVELS,
     ArticleEvent,
@@ -40,10 +40,8 @@ if TYPE_CHECKING:
 ARTICLE_TEXT_CACHE = 4096
 VERSION_TEXT_CACHE = 512
 VERSION_TEXTS_FORMAT = 1  # raise when the layout of legaldb.reading.read_version_texts changes
-_NAME_CACHE_LIMIT = 100_000
 # An article's text and its 款 with their 项, as kept: (text, ((paragraph, (item, …)), …)).
 TextRow = tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]
-_NOTHING = Lookup(law=None, version=None, article=None, repeal=None)
 _UNRESOLVED = -1  # no law has this id: a name not yet looked up
 
 
@@ -66,7 +64,10 @@ class StatuteRepository:
         self._manifests = manifests
         self._complete = frozenset(level for m in manifests for level in m.complete_levels)
         self._name_ids: dict[str, int | None] = {}
-        self._timelines = _Timelines(index)
+        # lookup, bound to the object that answers it: the call goes straight there (one
+        # frame a lookup, not one here and one there); the method below says what it does
+        self._lookups = Lookups(index)
+        self.lookup = self._lookups.lookup  # type: ignore[method-assign]
         self._article_text: Callable[[int, int, str | None], ArticleText | None] = lru_cache(
             maxsize=ARTICLE_TEXT_CACHE
         )(self._fetch_article_text)
@@ -141,7 +142,7 @@ class StatuteRepository:
         if found != _UNRESOLVED:
             return found
         found = self._index.resolve_key(name)
-        if len(self._name_ids) >= _NAME_CACHE_LIMIT:
+        if len(self._name_ids) >= NAME_CACHE_LIMIT:
             self._name_ids.clear()
         self._name_ids[name] = found
         return found
@@ -233,11 +234,10 @@ class StatuteRepository:
 
         When no version is in force (not yet, or no longer), `article` comes from the nearest
         version (`article_version`), so a caller can tell "repealed" from "never existed".
+        Each repository answers it with `Lookups.lookup` itself (bound in `__init__`, so a
+        call runs one frame); this method does the same, for the class and its readers.
         """
-        timeline = self._timelines[name]
-        if timeline is None:
-            return _NOTHING
-        return timeline.lookup(as_of.toordinal(), number, suffix or None)
+        return self._lookups.lookup(name, number, suffix, as_of)
 
     def successors(
         self, law_id: int, number: int, suffix: str | None = None, version_id: int | None = None
@@ -375,27 +375,6 @@ class StatuteRepository:
             "articles": self._index.article_total(),
             "repealed": len(self._index.repeals),
         }
-
-
-class _Timelines(dict[str, Timeline | None]):
-    """The law's timeline for each name as written, None for a name of no law: a name not yet
-    seen is resolved by `__missing__` and kept. A dict's own subscript on the hot path (a
-    `.get` is a method call on every lookup; a KeyError caught for each new name cost an
-    exception, a traceback and a frame object, 3,500 instructions)."""
-
-    __slots__ = ("index",)
-
-    def __init__(self, index: StatuteIndex) -> None:
-        super().__init__()
-        self.index = index
-
-    def __missing__(self, name: str) -> Timeline | None:
-        law_id = self.index.resolve_key(name)
-        timeline = None if law_id is None else self.index.timeline(law_id)
-        if len(self) >= _NAME_CACHE_LIMIT:
-            self.clear()
-        self[name] = timeline
-        return timeline
 
 
 def _paragraphs(raw: Any) -> tuple[Paragraph, ...]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from legaldb.index import StatuteIndex
+from legaldb.index import NOTHING, Lookups, StatuteIndex
 from legaldb.models import ArticleInfo, LawInfo, Lookup, RepealInfo, VersionInfo
 
 ROWS = [  # (number, suffix, label, deleted, item_counts, chapter_path), not in order
@@ -119,7 +119,7 @@ def test_versions_lie_one_after_the_other() -> None:
 
 
 def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
-    """The hot path's answers (a Timeline's lookups: the article made from its shape and
+    """The hot path's answers (Lookups.lookup: the article made from its shape and
     label, the Lookup around it, the answer without an article) equal the constructors' (same
     type, hash and repr, still frozen)."""
     law = LawInfo(1, "中华人民共和国公司法", "公司法", "法律")
@@ -135,13 +135,15 @@ def test_made_answers_are_the_dataclasses_they_stand_for() -> None:
         + [(2, *article_values[1:5], article_values[6], article_values[7])]
     )
     index = StatuteIndex.from_plain(marshal.loads(marshal.dumps(index.to_plain())))
-    timeline = index.timeline(1)
-    in_force = timeline.lookup(date(2020, 1, 1).toordinal(), 16, None)
-    before = timeline.lookup(date(2000, 1, 1).toordinal(), 16, None)
-    missing = timeline.lookup(date(2020, 1, 1).toordinal(), 17, None)
+    lookup = Lookups(index).lookup
+    in_force = lookup("中华人民共和国公司法", 16, None, date(2020, 1, 1))
+    before = lookup("中华人民共和国公司法", 16, "", date(2000, 1, 1))
+    missing = lookup("中华人民共和国公司法", 17, None, date(2020, 1, 1))
     assert in_force.article is before.article  # one article, two answers
     assert in_force.article is index.article(2, 16, None)  # the one the index made
-    assert missing is timeline.lookup(date(2021, 1, 1).toordinal(), 99, None)  # shared
+    assert missing is lookup("中华人民共和国公司法", 99, None, date(2021, 1, 1))  # shared
+    assert lookup("中华人民共和国不存在法", 1, None, date(2020, 1, 1)) is NOTHING
+    assert lookup("中华人民共和国不存在法", 1, None, date(2020, 1, 1)) is NOTHING  # kept
     law, version, repeal = index.laws[1], index.version_by_id[2], index.repeals[1]
     for made, built in [
         (in_force.article, ArticleInfo(*article_values)),
