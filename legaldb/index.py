@@ -103,7 +103,10 @@ class StatuteIndex:
     # per law: the dated versions sorted by effective_from, and their start ordinals
     dated: dict[int, tuple[VersionInfo, ...]] = field(default_factory=dict)
     starts: dict[int, list[int]] = field(default_factory=dict)
-    ends: dict[int, tuple[int, ...]] = field(default_factory=dict)  # effective_to (_NEVER: open)
+    # and their effective_to (_NEVER: open): made here at load, for every law (a law's
+    # timeline made them, on its first lookup, for 59 M instructions more in a first pass at
+    # 1M than the 45 M they add to opening the snapshot there)
+    ends: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # The articles of every version, one after the other in one array: each article's shape
     # (its position in `shapes`), a version's articles in (number, suffix) order from its
     # layout's first position; an `ArticleInfo` is made only for an article asked for, and
@@ -591,7 +594,9 @@ class Lookups:
                 first, count, numbers, _, labels = layout
                 if numbers or labels is not None or suffix is not None:
                     article = index.article(where.id, number, suffix)
-                elif 0 < number <= count:  # numbered 1 … count: article n is the n-th
+                # numbered 1 … count: article n is the n-th (two comparisons, each followed by
+                # a jump, which Python specialises; a chained one it does not)
+                elif number > 0 and number <= count:
                     at = first + number - 1
                     article = index.made[at]
                     if article is None:
