@@ -27,13 +27,17 @@ The rules, in order (docs/verifier.md has an example of each):
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from legaldb import StatuteRepository
 from legaldb.models import ArticleInfo, LawInfo, Successor, VersionInfo
 from textnorm import article_label
+from verifier.memo import recall
 from verifier.models import ArticleRef, Facts, Reason, Resolved, Status
 
 _YEAR = re.compile(r"(\d{4})")
@@ -57,8 +61,18 @@ class Classification:
     article: ArticleInfo | None = None
 
 
+@lru_cache(maxsize=4096)
 def _iso(day: date | None) -> str | None:
+    """The date as ISO text (memoised: the same versions' dates are written for every
+    provision of their laws)."""
     return day.isoformat() if day else None
+
+
+# An article's label, memoised: the same articles are cited again and again.
+_label = lru_cache(maxsize=8192)(article_label)
+
+FACTS_PER_REPOSITORY = 4096  # memoised facts (a law version's, with any extra facts)
+_FACTS: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple, Facts]] = WeakKeyDictionary()
 
 
 def hinted_version(versions: list[VersionInfo], hint: str | None) -> VersionInfo | None:
@@ -93,7 +107,7 @@ def _article_ref(
         law=law.name,
         article=number,
         article_suffix=suffix,
-        label=article_label(number, suffix),
+        label=_label(number, suffix),
         version_label=version.label if version else None,
         text=text,
         kind=successor.kind if successor else None,
@@ -144,7 +158,7 @@ def _resolved(
         version_label=version.label if version else None,
         effective_from=_iso(version.effective_from) if version else None,
         effective_to=_iso(version.effective_to) if version else None,
-        article_label=article_label(number, suffix),
+        article_label=_label(number, suffix),
         article_text=text,
     )
 
@@ -173,10 +187,14 @@ def classify(
     return _in_force(cited, cited.in_force)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Cited:
     """What the stages look at: the provision asked about, its law, and the law's versions as
-    they stand on as_of (in force, the next one to come, the one a qualifier names)."""
+    they stand on as_of (in force, the next one to come, the one a qualifier names).
+
+    Not frozen, unlike the verdicts: one is made for every provision classified, and a frozen
+    dataclass sets each field through object.__setattr__ (six times the cost of a store); the
+    stages only read it."""
 
     repo: StatuteRepository
     law: LawInfo
@@ -231,7 +249,16 @@ class _Cited:
         return self.repo.article(version.id, self.number, self.suffix)
 
     def facts(self, version: VersionInfo, **extra: Any) -> Facts:
-        """The facts of the law in a version (its dates, article count) and any extra ones."""
+        """The facts of the law in a version (its dates, article count) and any extra ones,
+        memoised per repository: the provisions of one law version mostly share them (145
+        distinct facts among the 713 classifications of the first 600 flzx answers), and one
+        object for equal facts lets the JSON lines write them once."""
+        key = (self.law.id, version.id, *extra.items())
+        return recall(
+            _FACTS, self.repo, key, FACTS_PER_REPOSITORY, lambda: self._facts(version, extra)
+        )
+
+    def _facts(self, version: VersionInfo, extra: dict[str, Any]) -> Facts:
         return Facts(
             law=self.law.name,
             level=self.law.level,

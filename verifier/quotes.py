@@ -241,6 +241,11 @@ def _prepare_quote(quote: str) -> tuple[tuple[str, str], ...]:
     return tuple((raw, norm) for raw, norm in variants if norm) or ((quote, ""),)
 
 
+def quote_keys(quote: str) -> tuple[str, ...]:
+    """The normalised variants of the quote that compare_quote scores (memoised with them)."""
+    return tuple(normalised for _, normalised in _prepare_quote(quote))
+
+
 def compare_quote(quote: str, article_text: str) -> QuoteScore:
     """Compare a quoted recitation with an article's text; an empty side is a mismatch."""
     return _score(_prepare_quote(quote), _prepare_article(article_text))

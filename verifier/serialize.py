@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from functools import partial
 from json.encoder import encode_basestring
 from operator import attrgetter
 from typing import Any
@@ -242,23 +243,70 @@ _encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 Kept = dict[int, tuple[Any, str]]  # id(value) -> (value, its JSON)
 
 
-def _kept_text(memo: Kept, value: Any, to_json: Callable[[Any], Any]) -> str:
-    """The JSON of to_json(value), kept for this object (not for an equal one: 0 equals 0.0,
-    and json writes them apart); the memo holds the object, so its id is not reused."""
+def _kept_text(memo: Kept, value: Any, write: Callable[[Any], str]) -> str:
+    """write(value), the value's JSON, kept for this object (not for an equal one: 0 equals
+    0.0, and json writes them apart); the memo holds the object, so its id is not reused."""
     kept = memo.get(id(value))
     if kept is not None and kept[0] is value:
         return kept[1]
     if len(memo) >= FRAGMENTS_KEPT:
         memo.clear()
-    text = _encode(to_json(value))
+    text = write(value)
     memo[id(value)] = (value, text)
     return text
 
 
-_STATUS_TEXT: dict[tuple[str, str], str] = {}
+_STATUS_TEXT: dict[tuple[str, str], str] = {}  # the status members, without braces
 _FACTS_TEXT: tuple[Kept, Kept] = ({}, {})  # without, with text
 _RESOLVED_TEXT: tuple[Kept, Kept] = ({}, {})
 _SUPPORT_TEXT: Kept = {}
+
+
+def _facts_text(facts: Facts, with_text: bool) -> str:
+    return _encode(_facts_json(facts, with_text))
+
+
+_FACTS_WRITERS = (partial(_facts_text, with_text=False), partial(_facts_text, with_text=True))
+
+
+def _resolved_text(resolved: Resolved | None, with_text: bool) -> str:
+    """`_encode(_resolved_json(resolved, with_text))`, written field by field."""
+    if resolved is None:
+        return "null"
+    text = f', "article_text": {_text(resolved.article_text)}' if with_text else ""
+    return (
+        f'{{"law": {_text(resolved.law)}, "version_label": {_text(resolved.version_label)}, '
+        f'"effective_from": {_text(resolved.effective_from)}, '
+        f'"effective_to": {_text(resolved.effective_to)}, '
+        f'"article_label": {_text(resolved.article_label)}{text}}}'
+    )
+
+
+_RESOLVED_WRITERS = (
+    partial(_resolved_text, with_text=False),
+    partial(_resolved_text, with_text=True),
+)
+
+
+def _support_text(support: Support) -> str:
+    """`_encode(support_to_json(support))`, its scalar fields written one by one (a field that
+    is None, or an empty tuple, left out as `_plain_present` leaves it out)."""
+    if support.verdict == "unknown":
+        return '{"verdict": "unknown"}'
+    members = [f'"verdict": {_text(support.verdict)}']
+    if support.evidence is not None:
+        members.append(f'"evidence": {_text(support.evidence)}')
+    if support.score is not None:
+        members.append(f'"score": {_number(support.score)}')
+    if support.coverage is not None:
+        members.append(f'"coverage": {_number(support.coverage)}')
+    if support.best_other is not None:
+        members.append(f'"best_other": {_number(support.best_other)}')
+    if support.differences:
+        members.append(f'"differences": {_encode(_plain_present(support.differences))}')
+    if support.found_in:
+        members.append(f'"found_in": {_encode(_plain_present(support.found_in))}')
+    return f"{{{', '.join(members)}}}"
 
 
 def verdict_text(verdict: Verdict, *, with_text: bool = True) -> str:
@@ -267,18 +315,17 @@ def verdict_text(verdict: Verdict, *, with_text: bool = True) -> str:
     batch repeats."""
     status = _STATUS_TEXT.get((verdict.status, verdict.reason))
     if status is None:
-        status = _STATUS_TEXT[verdict.status, verdict.reason] = _encode(_status_json(verdict))
-    facts = _kept_text(_FACTS_TEXT[with_text], verdict.facts, lambda f: _facts_json(f, with_text))
-    resolved = _kept_text(
-        _RESOLVED_TEXT[with_text], verdict.resolved, lambda r: _resolved_json(r, with_text)
-    )
+        status = _encode(_status_json(verdict))[1:-1]
+        _STATUS_TEXT[verdict.status, verdict.reason] = status
     conflicts = verdict.number_conflicts
     return (
-        f"{{{_citation_members(verdict.citation, with_text)}, {status[1:-1]}, "
-        f'"facts": {facts}, "resolved": {resolved}, '
+        f"{{{_citation_members(verdict.citation, with_text)}, {status}, "
+        f'"facts": {_kept_text(_FACTS_TEXT[with_text], verdict.facts, _FACTS_WRITERS[with_text])}, '
+        f'"resolved": '
+        f"{_kept_text(_RESOLVED_TEXT[with_text], verdict.resolved, _RESOLVED_WRITERS[with_text])}, "
         f'"quote_check": {_quote_check_text(verdict.quote_check)}, '
         f'"number_conflicts": {_encode(plain(conflicts)) if conflicts else "[]"}, '
-        f'"support": {_kept_text(_SUPPORT_TEXT, verdict.support, support_to_json)}}}'
+        f'"support": {_kept_text(_SUPPORT_TEXT, verdict.support, _support_text)}}}'
     )
 
 
@@ -326,7 +373,7 @@ def _text(value: str | None) -> str:
 def _integer(value: int | None) -> str:
     """An int (or None) as json writes it; anything else through json's encoder."""
     if type(value) is int:
-        return int.__repr__(value)
+        return repr(value)  # int.__repr__, as the type is int (repr is the cheaper call)
     return "null" if value is None else _encode(value)
 
 
@@ -337,7 +384,7 @@ def _boolean(value: bool) -> str:
 def _number(value: float | None) -> str:
     """A float, an int or None as json writes it (a finite float: float.__repr__)."""
     if type(value) is float and math.isfinite(value):
-        return float.__repr__(value)
+        return repr(value)  # float.__repr__, as the type is float
     return "null" if value is None else _encode(value)
 
 

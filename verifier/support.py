@@ -45,8 +45,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import filterfalse
-from operator import add
+from itertools import filterfalse, islice
+from operator import add, itemgetter
 from weakref import WeakKeyDictionary
 
 from rapidfuzz import fuzz
@@ -67,8 +67,8 @@ from verifier.models import (
     SupportVerdict,
 )
 from verifier.numbers import number_conflicts
-from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE, quote_similarity
-from verifier.textnorm_quote import normalize_for_compare, quote_variants
+from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE, quote_keys, quote_similarity
+from verifier.textnorm_quote import normalize_for_compare
 
 STOCK_PHRASES: tuple[str, ...] = (
     "依照本法", "依照法律", "根据本法", "按照规定", "另有规定", "依照", "按照", "根据", "依据", "依法", "应当", "可以", "不得", "必须", "有权",
@@ -125,7 +125,7 @@ def content_bigrams(normalised: str) -> frozenset[str]:
 def _stated_bigrams(quote: str) -> frozenset[str]:
     """content_bigrams of the quote's shortest normalised variant (memoised: one recitation is
     often stated for several citations, 第十九条、第二十条规定：…)."""
-    return content_bigrams(min((normalize_for_compare(v) for v in quote_variants(quote)), key=len))
+    return content_bigrams(min(quote_keys(quote), key=len))
 
 
 @lru_cache(maxsize=16384)
@@ -226,12 +226,16 @@ def _judge(
     best_other: float | None = None
     if passage.score < VERBATIM_SCORE:
         index = version_index(repo, version.id)
-        distinctive = list(filterfalse(index.is_common, grams))
+        # Enough distinctive bigrams? is_common is asked until MIN_CONTENT_BIGRAMS are found
+        # (it was a sixth of support asked of every bigram); coverage ignores the common ones.
+        distinctive = list(islice(filterfalse(index.is_common, grams), MIN_CONTENT_BIGRAMS))
         if len(distinctive) < MIN_CONTENT_BIGRAMS:
             return _stock_only(passage, distinctive, article_text)
-        _, shares = index.coverage(distinctive)
+        _, shares = index.coverage(grams)
         cited = (number, suffix or None)
-        coverage, top_other = _cited_and_top_other(shares, cited)
+        article = repo.article(version.id, number, suffix)
+        label = article.label if article is not None else ""  # "": no label, the keys walked
+        coverage, top_other = _cited_and_top_other(shares, cited, label)
         best_other = round(top_other, 4)
         # Relative evidence: unsupported needs another article that holds the content better,
         # a clear location elsewhere, or content with no footing in the article (neither its
@@ -272,18 +276,30 @@ def _judge(
 
 
 def _cited_and_top_other(
-    shares: dict[tuple[ArticleKey, str], float], cited: ArticleKey
+    shares: dict[tuple[ArticleKey, str], float], cited: ArticleKey, label: str
 ) -> tuple[float, float]:
     """The cited article's share rounded to 4 places (summed in the index's order, should a
-    key repeat) and the highest share of any other article (0.0 when none holds any): one pass
-    over what may be every article of the law, where sorting them all was a tenth of support."""
+    key repeat) and the highest share of any other article (0.0 when none holds any).
+
+    The shares may name every article of the law: the cited one is looked up under its key
+    in the index (its number and suffix, and its label), the best of the others taken by max()
+    in C. Half the time the cited article holds no share (then `sum` of none is the int 0):
+    its key is looked for among the articles' keys in C, and only when some article has it
+    under another label are the shares walked one by one."""
+    share = shares.get((cited, label))
+    if share is not None:
+        others = shares.copy()
+        del others[cited, label]
+        return round(share, 4), max(others.values(), default=0.0)
+    if cited not in map(itemgetter(0), shares):
+        return round(sum(()), 4), max(shares.values(), default=0.0)
     held = []
     top_other = 0.0
-    for (key, _), share in shares.items():
+    for (key, _), other in shares.items():
         if key == cited:
-            held.append(share)
-        elif share > top_other:
-            top_other = share
+            held.append(other)
+        elif other > top_other:
+            top_other = other
     return round(sum(held), 4), top_other
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from datetime import date
 from pathlib import Path
@@ -26,9 +27,15 @@ def _results(repo: StatuteRepository, answers: list[str]) -> list[object]:
     return [result_to_json(check(answer, repo, AS_OF)) for answer in answers]
 
 
+checking = importlib.import_module("verifier.check")  # the package's `check` is the verb
+classifying = importlib.import_module("verifier.classify")
+
+
 def _forget(repo: StatuteRepository) -> None:
     content._LOCATED.pop(repo, None)
     support._JUDGED.pop(repo, None)
+    checking._HELD.pop(repo, None)
+    classifying._FACTS.pop(repo, None)
     numbers._quantities.cache_clear()
     numbers._article_quantities.cache_clear()
 
@@ -45,10 +52,13 @@ def test_warm_and_evicting_checks_equal_cold_ones(
 
     monkeypatch.setattr(content, "LOCATIONS_PER_REPOSITORY", 5)
     monkeypatch.setattr(support, "JUDGED_PER_REPOSITORY", 5)
+    monkeypatch.setattr(checking, "CLASSIFIED_PER_REPOSITORY", 5)
+    monkeypatch.setattr(classifying, "FACTS_PER_REPOSITORY", 5)
     _forget(statute_repository)
     assert _results(statute_repository, answers) == cold  # evicting all the time
     assert len(content._LOCATED[statute_repository]) == 5
     assert len(support._JUDGED[statute_repository]) == 5
+    assert len(classifying._FACTS[statute_repository]) == 5
 
 
 def test_location_memo_keeps_the_most_recently_used(

@@ -9,7 +9,8 @@ import pytest
 
 from legaldb import StatuteRepository
 from verifier import check, verdict_to_json
-from verifier.support import content_bigrams, item_passages
+from verifier.content import version_index
+from verifier.support import _cited_and_top_other, content_bigrams, item_passages
 from verifier.textnorm_quote import normalize_for_compare
 
 AS_OF = date(2023, 8, 1)
@@ -208,3 +209,43 @@ def test_stock_phrases_leave_no_content() -> None:
     """A sentence of stock phrases keeps (almost) no bigram; real content keeps its words."""
     assert len(content_bigrams(normalize_for_compare("应当依法承担相应的法律责任"))) < 3
     assert {"试用", "用期"} <= content_bigrams(normalize_for_compare("只能约定一次试用期"))
+
+
+FIRST, SECOND = ((1, None), "第一条"), ((2, None), "第二条")
+
+
+@pytest.mark.parametrize(
+    ("shares", "label", "expected"),
+    [
+        ({FIRST: 0.5, SECOND: 0.7}, "第一条", (0.5, 0.7)),
+        ({SECOND: 0.3, FIRST: 0.9}, "第一条", (0.9, 0.3)),
+        ({FIRST: 0.123456}, "第一条", (0.1235, 0.0)),
+        ({SECOND: 0.7}, "第一条", (0, 0.7)),
+        ({((1, None), "第1条"): 0.5, SECOND: 0.3}, "第一条", (0.5, 0.3)),
+        ({}, "", (0, 0.0)),
+    ],
+    ids=["cited-below", "cited-best", "cited-alone", "cited-none", "other-label", "no-shares"],
+)
+def test_cited_share_and_best_other(
+    shares: dict[tuple[tuple[int, str | None], str], float],
+    label: str,
+    expected: tuple[float, float],
+) -> None:
+    """The cited article's share (rounded; the int 0 when it holds none, as a sum of no shares
+    is) and the best other share, whether the cited key is under the label asked or not."""
+    found = _cited_and_top_other(shares, (1, None), label)
+    assert found == expected
+    assert [type(value) for value in found] == [type(value) for value in expected]
+
+
+def test_coverage_ignores_common_bigrams(statute_repository: StatuteRepository) -> None:
+    """Support asks coverage of all the content's bigrams: the common ones change nothing."""
+    law = statute_repository.resolve("劳动合同法")
+    assert law is not None
+    version = statute_repository.version_in_force(law.id, AS_OF)
+    assert version is not None
+    index = version_index(statute_repository, version.id)
+    grams = content_bigrams(normalize_for_compare(ART_82_FIRST + "劳动者依法享有休息休假的权利"))
+    distinctive = [gram for gram in grams if not index.is_common(gram)]
+    assert len(distinctive) < len(grams), "the content must hold common bigrams"
+    assert index.coverage(grams) == index.coverage(distinctive)
