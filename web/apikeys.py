@@ -8,10 +8,12 @@ nothing can be guessed, so a slow password hash would only slow every request (d
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
@@ -112,6 +114,9 @@ class KeyCache:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
         self._entries: dict[bytes, tuple[float, ApiKeyInfo]] = {}
+        self._reading: dict[
+            tuple[asyncio.AbstractEventLoop, bytes], asyncio.Task[ApiKeyInfo | None]
+        ] = {}
 
     @staticmethod
     def _slot(key: str) -> bytes:
@@ -133,3 +138,33 @@ class KeyCache:
         if len(self._entries) >= self.max_entries:
             self._entries.clear()
         self._entries[self._slot(key)] = (time.monotonic() + self.ttl_s, info)
+
+    async def verify(
+        self, key: str, read: Callable[[], Awaitable[ApiKeyInfo | None]]
+    ) -> ApiKeyInfo | None:
+        """The cached key, else `read()`'s (kept when found). The requests of one event loop
+        that ask for a key while it is being read await that one read: when a cached key
+        expires under load, every request that came meanwhile would read the same row."""
+        info = self.get(key)
+        if info is not None or self.ttl_s <= 0:
+            return info if info is not None else await read()
+        loop = asyncio.get_running_loop()
+        reading = (loop, self._slot(key))
+        task = self._reading.get(reading)
+        if task is None or task.cancelled():
+            task = self._reading[reading] = loop.create_task(self._read(reading, key, read))
+        return await asyncio.shield(task)  # a caller that goes away leaves the read to others
+
+    async def _read(
+        self,
+        reading: tuple[asyncio.AbstractEventLoop, bytes],
+        key: str,
+        read: Callable[[], Awaitable[ApiKeyInfo | None]],
+    ) -> ApiKeyInfo | None:
+        try:
+            info = await read()
+            if info is not None:
+                self.put(key, info)
+            return info
+        finally:
+            self._reading.pop(reading, None)

@@ -15,11 +15,12 @@ from starlette.types import ASGIApp, Scope
 
 from legaldb import make_engine
 from lexgate.settings import Settings, get_settings
+from verifier import today
 from web import handlers
 from web.apikeys import KeyCache
 from web.errors import BodyTooLarge, WebError
 from web.middleware import BodyLimit, SecurityHeaders
-from web.recording import AuditToolsHolder, gate_writer
+from web.recording import AuditToolsHolder, gate_writer, warm_up
 from web.routes import (
     audit_api,
     audit_pages,
@@ -51,12 +52,19 @@ ROUTERS = (health.router, check.router, laws.router, pages.router, law_pages.rou
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Load the statutes before the first request; a database that is down is not fatal."""
+    """Load the statutes and gate the warm-up answers (unrecorded) before the first request;
+    a database that is down is not fatal."""
     statutes: Statutes = app.state.statutes
     try:
-        await run_in_threadpool(statutes.get)
+        repository = await run_in_threadpool(statutes.get)
     except (sa.exc.SQLAlchemyError, WebError) as error:
         log.warning("statutes not loaded at start-up (retried on each request): %s", error)
+    else:
+        settings: Settings = app.state.settings
+        try:
+            await run_in_threadpool(warm_up, repository, today(settings.timezone))
+        except Exception:  # a request would meet the same error; the worker still serves
+            log.exception("the warm-up gate failed")
     yield
     app.state.record_writer.close()
     app.state.engine.dispose()

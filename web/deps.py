@@ -118,14 +118,13 @@ def _authenticate(engine: Engine, presented: str) -> ApiKeyInfo | None:
 
 
 async def verify_key(request: Request, presented: str) -> ApiKeyInfo | None:
-    """The stored key matching `presented`: from the app's KeyCache, else one query."""
+    """The stored key matching `presented`: from the app's KeyCache, else one query (one
+    for all the requests that ask meanwhile)."""
     cache: KeyCache = request.app.state.key_cache
-    info = cache.get(presented)
-    if info is None:
-        info = await run_in_threadpool(_authenticate, request.app.state.engine, presented)
-        if info is not None:
-            cache.put(presented, info)
-    return info
+    engine: Engine = request.app.state.engine
+    return await cache.verify(
+        presented, lambda: run_in_threadpool(_authenticate, engine, presented)
+    )
 
 
 async def get_api_key(

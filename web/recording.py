@@ -31,6 +31,7 @@ from audit.errors import AuditError, CaseMismatchError, CaseMovedOnError
 from audit.mapping_store import DatabaseMappingStore, MappingStore, PseudonymStore
 from audit.models import PseudonymKind, Recording
 from gate import Policy
+from gate.facts import compile_templates
 from gate.judge import DEFAULT_THRESHOLD, Judge
 from gate.models import RoundRecord
 from gate.rounds import open_round, submit
@@ -367,6 +368,29 @@ def gate_writer(engine: Engine) -> GateWriter:
     return RecordWriter(lambda gated: settle_many(gated, engine))
 
 
+WARM_UP_ANSWERS = (
+    "根据《中华人民共和国民法典》第一百四十三条规定，具备下列条件的民事法律行为有效：（一）行为人"
+    "具有相应的民事行为能力；（二）意思表示真实；（三）不违反法律、行政法规的强制性规定，不违背"
+    "公序良俗。",
+    "依照《中华人民共和国合同法》第五十二条，有下列情形之一的，合同无效。根据刑法第一百三十三条"
+    "之一的规定，醉酒驾驶机动车的，处六个月以上一年以下有期徒刑，并处罚金。",
+    "建议您与对方协商解决，协商不成的，可以向人民法院起诉。",
+)
+"""Answers a worker gates (and records nowhere) before it takes requests: a quote, a repealed
+law, a law named without 《》, a sentence claim, none."""
+
+
+def warm_up(repo: StatuteRepository, today: date) -> None:
+    """Gate WARM_UP_ANSWERS without recording them, so that the first requests a worker takes
+    do not pay for what the check and the decision load on first use (the extractor's grammar
+    and lexicon, the templates, patterns): without it each worker's first requests took
+    50-190 ms of CPU each, and those that queued behind them waited seconds."""
+    compile_templates()
+    for answer in WARM_UP_ANSWERS:
+        submit(open_round(session_id="warm-up", question="醉驾会影响孩子报考吗？", as_of=today),
+               answer, repo=repo)  # fmt: skip
+
+
 def gate_and_record(
     request: GateRequestData,
     *,
@@ -395,4 +419,5 @@ __all__ = [
     "gate_writer",
     "settle",
     "settle_many",
+    "warm_up",
 ]

@@ -165,3 +165,41 @@ def test_key_cache_remembers_only_for_its_time() -> None:
     off = KeyCache(ttl_s=0)
     off.put("lgk_0123456789ab_s", info)
     assert off.get("lgk_0123456789ab_s") is None
+
+
+def test_key_cache_reads_a_key_once_for_all_who_ask_meanwhile() -> None:
+    """Requests asking for a key the cache does not hold share one read; a caller that goes
+    away leaves it to the others; a key found is kept, one not found is not; ttl 0 reads for
+    every request."""
+    import asyncio
+    from datetime import UTC, datetime
+
+    from web.apikeys import KeyCache
+    from web.models import ApiKeyInfo
+
+    info = ApiKeyInfo("0123456789ab", "checker", None, datetime.now(UTC))
+    reads: list[str] = []
+
+    async def run(cache: KeyCache, key: str, found: ApiKeyInfo | None, callers: int) -> list:
+        release = asyncio.Event()
+
+        async def read() -> ApiKeyInfo | None:
+            reads.append(key)
+            await release.wait()
+            return found
+
+        asking = [asyncio.create_task(cache.verify(key, read)) for _ in range(callers)]
+        await asyncio.sleep(0)
+        asking[0].cancel()  # the first caller goes away
+        release.set()
+        return await asyncio.gather(*asking[1:])
+
+    cache = KeyCache(ttl_s=60)
+    assert asyncio.run(run(cache, "lgk_0123456789ab_s", info, 20)) == [info] * 19
+    assert reads == ["lgk_0123456789ab_s"] and cache.get("lgk_0123456789ab_s") == info
+    reads.clear()
+    assert asyncio.run(run(cache, "lgk_0123456789ab_t", None, 5)) == [None] * 4
+    assert reads == ["lgk_0123456789ab_t"] and cache.get("lgk_0123456789ab_t") is None
+    reads.clear()
+    assert asyncio.run(run(KeyCache(ttl_s=0), "lgk_0123456789ab_s", info, 5)) == [info] * 4
+    assert len(reads) == 5

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from fastapi.testclient import TestClient
 
 from audit.recorder import ATTEMPT_TABLE, CASE_TABLE, CITATION_TABLE
+from legaldb import StatuteRepository
 from tests.web.conftest import (
     INVENTED,
     REPEALED,
@@ -463,6 +466,30 @@ def _direct_requests(session: str, key: str) -> list[tuple[str, str, dict[str, s
     ]  # fmt: skip
 
 
+def test_the_direct_route_reads_a_key_it_does_not_hold(gated_app: GatedApp) -> None:
+    """A usual request whose valid key the worker's cache does not hold yet is answered by the
+    direct route (not handed to FastAPI's route), and the key is kept for the next ones."""
+    from starlette.types import Receive, Scope, Send
+
+    from web.routes.gate import DECLINED
+
+    scopes: list[Scope] = []
+    app = gated_app.client.app
+
+    async def observed(scope: Scope, receive: Receive, send: Send) -> None:
+        scopes.append(scope)
+        await app(scope, receive, send)  # type: ignore[operator]
+
+    key = gated_app.keys["checker"]
+    cache = app.state.key_cache  # type: ignore[attr-defined]
+    assert cache.get(key) is None
+    client = TestClient(observed)  # not entered: the app's lifespan runs in gated_app's client
+    response = client.post("/api/v1/gate", json={"answer": GOOD_ANSWER}, headers=bearer(key))
+    assert response.status_code == 200 and response.json()["decision"] == "pass"
+    assert [scope.get(DECLINED) for scope in scopes if scope["type"] == "http"] == [None]
+    assert cache.get(key) is not None
+
+
 def test_the_direct_route_answers_as_fastapis_route(gated_app: GatedApp, tmp_path: Path) -> None:
     """Each request gets the same status, headers and body (its random ids set aside) from
     the app, whose direct route answers the usual POST /api/v1/gate once the key is cached,
@@ -488,3 +515,20 @@ def test_the_direct_route_answers_as_fastapis_route(gated_app: GatedApp, tmp_pat
     assert statuses == [200, 409, 200, 200, 422, 422, 422, 422, 400, 422, 422, 401, 401, 405]
     assert replies["direct"] == replies["fastapi"]
     assert isinstance(gated_app.client.app.router.routes[1], DirectGateRoute)  # type: ignore[attr-defined]
+
+
+def test_the_warm_up_answers_reach_what_they_warm(statute_repository: StatuteRepository) -> None:
+    """Each worker gates WARM_UP_ANSWERS before it takes requests: over the bundled corpus
+    they hold a quote, a repealed law, a law named without 《》 and no citation at all."""
+    from verifier import check
+    from web.recording import WARM_UP_ANSWERS
+
+    results = [check(answer, statute_repository, date(2023, 8, 1)) for answer in WARM_UP_ANSWERS]
+    citations = [[verdict.citation for verdict in result.verdicts] for result in results]
+    assert [[verdict.status for verdict in result.verdicts] for result in results] == [
+        ["verified"],
+        ["deprecated", "verified"],
+        [],
+    ]
+    assert citations[0][0].quote is not None and citations[1][1].quote is not None
+    assert citations[1][1].law_as_written == "刑法"

@@ -2,8 +2,8 @@
 
 POST /api/v1/gate is the service's busiest request: besides its FastAPI route (documented in
 the OpenAPI schema, and answering whatever is unusual) it has a direct route, matched first,
-that answers the usual request (a JSON object that validates, an API key the process has
-verified lately, whose role may gate) without FastAPI's routing over every router and its
+that answers the usual request (a JSON object that validates, a valid API key whose role may
+gate, the worker's key cache on: it reads a key it does not hold as FastAPI's route would) without FastAPI's routing over every router and its
 dependency solving: the same code gates the answer, and the reply's bytes are the ones the
 FastAPI route would send. Anything else goes on to the FastAPI route, as if the direct route
 were not there.
@@ -35,6 +35,7 @@ from web.deps import (
     bearer_scheme,
     get_gate_service,
     header_scheme,
+    verify_key,
 )
 from web.middleware import replaying
 from web.models import Permission
@@ -123,8 +124,9 @@ GATE_PERMISSION: Permission = "gate"
 
 async def _usual_request(request: Request, body: bytes) -> GateRequest | None:
     """The validated body, when the request is a usual one (else None: FastAPI's route
-    answers it, with its errors): JSON that validates, and a key verified lately whose role
-    may gate."""
+    answers it, with its errors): JSON that validates, and a valid key whose role may gate,
+    with the worker's key cache on (a key it does not hold yet, or no longer, is read as
+    FastAPI's route would read it, and kept)."""
     content_type = request.headers.get("content-type", "")
     if content_type.split(";", 1)[0].strip().lower() != "application/json" or not body:
         return None
@@ -133,7 +135,12 @@ async def _usual_request(request: Request, body: bytes) -> GateRequest | None:
     if not presented:
         return None
     cache: KeyCache = request.app.state.key_cache
-    key = cache.get(presented)
+    if cache.ttl_s <= 0:
+        return None
+    try:
+        key = await verify_key(request, presented)
+    except Exception:  # the database, most likely: FastAPI's route reads again and answers
+        return None
     if key is None or not key.may(GATE_PERMISSION):
         return None
     try:
