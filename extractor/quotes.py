@@ -21,14 +21,19 @@ _LEAD_RE = kept_pattern(
     r"(?P<verb>规定如下|规定了|规定|指出|提到|载明|写道|明确|表述为|内容为|内容如下|如下)?"
     r"[ \t\u3000\xa0]*(?P<mark>[：:，,]?)[ \t\u3000\xa0\n]*(?:(?<=[，,])规定了?)?"
 )
-# After "规定，" the answer speaks, not the article: 如果您…, 您可以…
-_ANSWER_VOICE_RE = kept_pattern(r"如果您|如果你|您|你|我|因此|所以|建议")
+# After "规定，" the answer speaks, not the article: 如果您…, 您可以… (words, tested with
+# str.startswith and str.endswith: a regex call costs more than the test).
+_ANSWER_VOICE = ("如果您", "如果你", "您", "你", "我", "因此", "所以", "建议")
 # 按照《…》第X条的规定，办理… gives an instruction, not the article's text.
-_INSTRUCTION_RE = kept_pattern(r"(?:按照|依照|遵照)$")
+_INSTRUCTION = ("按照", "依照", "遵照")
 # 依照《…》第X条解除劳动合同的，… applies the article in the answer's own sentence.
-_APPLYING_RE = kept_pattern(r"(?:按照|依照|遵照|依据|根据)$")
-# A recitation that lists items or opens with a colon runs on past its first sentence.
-_RECITAL_SIGNS_RE = kept_pattern(r"[：:]|[（(][一二三四五六七八九十]{1,3}[）)]")
+_APPLYING = ("按照", "依照", "遵照", "依据", "根据")
+# A recitation that lists items or opens with a colon runs on past its first sentence. The
+# pattern opens with the set of its first characters, so that a search skips from one to
+# the next (a pattern opening with an alternation is tried at every character).
+_RECITAL_SIGNS_RE = kept_pattern(
+    r"[：:（(](?:(?<=[：:])|(?<=[（(])[一二三四五六七八九十]{1,3}[）)])"
+)
 _SENTENCE_END_RE = kept_pattern(r"[。！？!?]")
 _OPEN_QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
 # Text straight after the number that is the answer's own words, not the article's.
@@ -60,10 +65,31 @@ _COMMENT_RE = kept_pattern(
 _LIST_LINE_RE = kept_pattern(
     r"[ \t\u3000\xa0]*(?:\d{1,2}[.、．](?!\d)|[（(][一二三四五六七八九十]{1,3}[）)]|[一二三四五六七八九十]{1,3}、)"
 )
+# What a numbered line can start with besides a decimal digit (\d: str.isdecimal).
+_LIST_LINE_FIRST = " \t\u3000\xa0（(一二三四五六七八九十"
 _TRAILING = " \t\u3000\xa0\n。；;，,"
 _CLAIM_END_RE = kept_pattern("[。！？；!?;\n]")
 _CLAIM_BODY_RE = kept_pattern("[^。！？；!?;\n]*")
 MAX_CLAIM_SIDE = 400  # characters: a claim is one sentence, not a page
+
+
+def _opens_list(text: str, at: int) -> bool:
+    """Whether a numbered list item opens at `at` (_LIST_LINE_RE), its first character
+    tested before the pattern is run (most recitations start with neither)."""
+    first = text[at : at + 1]
+    if not first or (first not in _LIST_LINE_FIRST and not first.isdecimal()):
+        return False
+    return _LIST_LINE_RE.match(text, at) is not None
+
+
+def _heading_end(text: str, start: int) -> int:
+    """Where a heading at `start` (_HEADING_RE: 【…】, […], …罪：) ends; `start` if none. The
+    pattern is run only where one can start: at 【 or [, or with 罪 close enough."""
+    if text[start : start + 1] in ("【", "[") or text.find("罪", start + 2, start + 21) >= 0:
+        heading = _HEADING_RE.match(text, start)
+        if heading:
+            return heading.end()
+    return start
 
 
 def _closing(text: str, open_at: int, limit: int) -> int | None:
@@ -109,21 +135,19 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
         verb
         or "\n" in text[after:start]
         or _NOT_CONTENT_RE.match(text, start)
-        or (cited_at is not None and _APPLYING_RE.search(text, max(0, cited_at - 2), cited_at))
+        or (cited_at is not None and text.endswith(_APPLYING, max(0, cited_at - 2), cited_at))
     ):
         return None
     comma = mark in ("，", ",") and mark != ""
     if comma and (
-        _ANSWER_VOICE_RE.match(text, start)
-        or (cited_at is not None and _INSTRUCTION_RE.search(text, max(0, cited_at - 2), cited_at))
+        text.startswith(_ANSWER_VOICE, start)
+        or (cited_at is not None and text.endswith(_INSTRUCTION, max(0, cited_at - 2), cited_at))
     ):
         return None
-    heading = _HEADING_RE.match(text, start)
-    if heading:
-        start = heading.end()
+    start = _heading_end(text, start)
     end = min(limit, len(text), start + MAX_QUOTE)
     comment = _COMMENT_RE.search(text, start, end)
-    in_list = _LIST_LINE_RE.match(text, start) is not None
+    in_list = _opens_list(text, start)
     while comment and _continues_as_list(text, start, comment, in_list):
         in_list = True
         comment = _COMMENT_RE.search(text, comment.end(), end)
@@ -150,7 +174,7 @@ def _continues_as_list(text: str, start: int, comment: re.Match[str], in_list: b
     (or that is already running): no comment, the recitation goes on."""
     return (
         comment.group().count("\n") >= 2
-        and _LIST_LINE_RE.match(text, comment.end()) is not None
+        and _opens_list(text, comment.end())
         and (in_list or text[start : comment.start()].rstrip(" \t\u3000\xa0").endswith(("：", ":")))
     )
 

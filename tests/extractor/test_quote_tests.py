@@ -1,0 +1,60 @@
+"""The quote finder's cheaper tests give what the regular expressions they stand for give:
+word lists for one-word patterns, a first-character check before a pattern."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from extractor import quotes
+
+# Pieces the finders look for, and the characters next to them that change a match.
+_PIECES = [
+    *("。", "！", "？", "；", "!", "?", ";", "\n", "，", ",", "：", ":", " ", "\u3000", "\xa0"),
+    *("【", "】", "[", "]", "（", "）", "(", ")", "、", ".", "．", "1", "12", "３", "٣", "a"),
+    *("一", "三", "十", "罪", "诈骗罪", "盗窃", "按照", "依照", "遵照", "依据", "根据", "您"),
+    *("如果您", "如果你", "你", "我", "因此", "所以", "建议", "规定", "劳动", "合同", "法"),
+]
+_texts = st.lists(st.sampled_from(_PIECES), max_size=60).map("".join)
+
+# The patterns as they were before the cheaper tests.
+_ANSWER_VOICE_RE = re.compile(r"如果您|如果你|您|你|我|因此|所以|建议")
+_INSTRUCTION_RE = re.compile(r"(?:按照|依照|遵照)$")
+_APPLYING_RE = re.compile(r"(?:按照|依照|遵照|依据|根据)$")
+_RECITAL_SIGNS_RE = re.compile(r"[：:]|[（(][一二三四五六七八九十]{1,3}[）)]")
+
+
+@given(_texts, st.data())
+def test_word_tests_match_their_patterns(text: str, data: st.DataObject) -> None:
+    """startswith/endswith over the word lists agree with the one-word patterns."""
+    at = data.draw(st.integers(0, len(text)))
+    window = max(0, at - 2)
+    assert text.startswith(quotes._ANSWER_VOICE, at) == bool(_ANSWER_VOICE_RE.match(text, at))
+    assert text.endswith(quotes._INSTRUCTION, window, at) == bool(
+        _INSTRUCTION_RE.search(text, window, at)
+    )
+    assert text.endswith(quotes._APPLYING, window, at) == bool(
+        _APPLYING_RE.search(text, window, at)
+    )
+
+
+@given(_texts, st.data())
+def test_recital_signs_found_alike(text: str, data: st.DataObject) -> None:
+    """The recital-sign pattern opening with its first characters finds a sign where the
+    alternation did."""
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    old = _RECITAL_SIGNS_RE.search(text, start, end)
+    new = quotes._RECITAL_SIGNS_RE.search(text, start, end)
+    assert (old and old.span()) == (new and new.span())
+
+
+@given(_texts, st.data())
+def test_first_character_checks_keep_the_matches(text: str, data: st.DataObject) -> None:
+    """A list line or heading is found exactly where the pattern alone finds one."""
+    at = data.draw(st.integers(0, len(text)))
+    assert quotes._opens_list(text, at) == (quotes._LIST_LINE_RE.match(text, at) is not None)
+    heading = quotes._HEADING_RE.match(text, at)
+    assert quotes._heading_end(text, at) == (heading.end() if heading else at)
