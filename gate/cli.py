@@ -48,7 +48,7 @@ def gate_jsonl_lines(
     `jobs`: as verifier.batch.workers_for."""
     from gate.assessment import assess_answer
     from gate.models import Turn
-    from verifier.batch import map_jsonl, workers_for
+    from verifier.batch import cited_law, map_jsonl, workers_for
 
     def line(item: dict[str, Any], answer: str, as_of: date) -> str:
         item_id = item.get("id")
@@ -63,7 +63,9 @@ def gate_jsonl_lines(
         return json.dumps(result_line(item_id, result), ensure_ascii=False)
 
     workers = workers_for(jobs, len(lines))
-    yield from map_jsonl(line, lines, default_as_of, jobs=workers, after_fork=repo.after_fork)
+    yield from map_jsonl(
+        line, lines, default_as_of, jobs=workers, after_fork=repo.after_fork, affinity=cited_law
+    )
 
 
 def print_result(result: GateResult, console: Console) -> None:

@@ -1,20 +1,35 @@
 """JSON lines over several processes: the statute repository loaded once, the workers forked.
 
 `lexgate check --jsonl` and `lexgate gate --jsonl` spend their time per answer. With `jobs`
-above one, that many forked workers share the loaded repository and the parsed lines (copy on
-write: nothing is sent to a worker), each taking the next CHUNK lines as it comes free, and
-the lines come back in input order, the same bytes as one process gives. A bad line stops the
-batch as it would in one process: the lines before it are given, then its `InputError`, and
-nothing after it is read. Where `fork` is not available the work runs here. (The process that
-loaded the statutes has frozen them out of the collector's walks, `legaldb.tune_collector`, so a
-worker does not write to the pages it shares with its parent just to count them.)
+above one, that many forked workers share the loaded repository and the input lines (copy on
+write: nothing is sent to a worker), and the lines come back in input order, the same bytes as
+one process gives.
+
+Which worker takes which line: a worker's time goes as much into what it reads and works out
+the first time a law comes up (the law's texts and quote index read back, its articles
+prepared, its citations classified and located: memoised for the next answer) as into the
+answers themselves. So when the caller gives an `affinity` (a key per line, such as the law an
+answer cites most, and a weight, its length), the lines are planned into one queue per worker,
+those with the same key in the same queue and the queues' weights even; each worker takes
+CHUNK lines at a time from its own queue, then, once that is empty, from the end of the
+fullest other one (so no worker waits while another has work left). Without an affinity all
+workers take from one queue, in input order.
+
+A line is read (JSON, its fields, its date) by the worker that works on it. A bad line stops
+the batch as it would in one process: the lines before it are given, then its `InputError`,
+and nothing after it. Where `fork` is not available the work runs here. (The process that
+loaded the statutes has frozen them out of the collector's walks, `legaldb.tune_collector`,
+so a worker does not write to the pages it shares with its parent just to count them.)
 """
 
 from __future__ import annotations
 
+import heapq
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import re
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from datetime import date
 from functools import partial
 from multiprocessing.connection import Connection, wait
@@ -22,14 +37,16 @@ from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar, cast
 
 from verifier.errors import InputError
-from verifier.inputs import jsonl_items, parse_as_of
+from verifier.inputs import jsonl_item, parse_as_of
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-CHUNK = 8  # answers a worker takes at a time: few round trips, an even share at the end
+CHUNK = 8  # lines a worker takes at a time: few round trips, an even share at the end
 
-JsonlWork = Callable[[dict[str, Any], str, date], str]
+JsonlWork = Callable[[dict[str, Any], str, date], R]
+# A task's key (tasks with the same key go to the same worker; None: to any) and its weight.
+Affinity = Callable[[T], tuple[Hashable | None, int]]
 
 
 def available_cpus() -> int:
@@ -50,40 +67,82 @@ def ordered_map(
     items: Iterable[T],
     jobs: int,
     after_fork: Callable[[], None] | None = None,
+    affinity: Affinity[T] | None = None,
 ) -> Iterator[R]:
     """work(item) for each item, in order; on `jobs` forked processes when jobs > 1
-    (`after_fork` runs first in each), else in this one."""
+    (`after_fork` runs first in each; `affinity` plans which takes which), else in this one."""
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from map(work, items)
     else:
-        yield from _forked_map(work, list(items), jobs, after_fork)
+        tasks = list(items)
+        queues = plan(tasks, jobs, affinity) if affinity is not None else [range(len(tasks))]
+        yield from _forked_map(work, tasks, queues, jobs, after_fork)
+
+
+def plan(tasks: Sequence[T], jobs: int, affinity: Affinity[T]) -> list[list[int]]:
+    """One queue of task positions per worker: the tasks with one key together, each key's
+    tasks placed in turn (the heaviest first) on the queue with the least weight so far; the
+    tasks without a key last, one at a time, to even the queues out. Each queue in input order."""
+    groups: dict[Hashable, tuple[list[int], list[int]]] = {}  # key: ([weight], positions)
+    loose: list[tuple[int, int]] = []
+    for position, task in enumerate(tasks):
+        key, weight = affinity(task)
+        if key is None:
+            loose.append((weight, position))
+            continue
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = ([0], [])
+        group[0][0] += weight
+        group[1].append(position)
+    placed = [(total, positions) for (total,), positions in groups.values()]
+    placed.sort(key=lambda group: -group[0])  # stable: equal weights keep their input order
+    placed.extend((weight, [position]) for weight, position in sorted(loose, key=lambda w: -w[0]))
+    queues: list[list[int]] = [[] for _ in range(jobs)]
+    lightest = [(0, worker) for worker in range(jobs)]  # (weight so far, worker)
+    for total, positions in placed:
+        weight, worker = lightest[0]
+        queues[worker].extend(positions)
+        heapq.heapreplace(lightest, (weight + total, worker))
+    for queue in queues:
+        queue.sort()
+    return queues
 
 
 def _forked_map(
     work: Callable[[T], R],
     tasks: Sequence[T],
+    queues: Sequence[Sequence[int]],
     jobs: int,
     after_fork: Callable[[], None] | None,
 ) -> Iterator[R]:
     context = multiprocessing.get_context("fork")
-    taken = context.Value("q", 0)  # where the next chunk starts
+    order = [position for queue in queues for position in queue]
+    # Where each queue's next and past-last tasks are in `order`: [next0, end0, next1, end1, …]
+    bounds: list[int] = []
+    for queue in queues:
+        start = bounds[-1] if bounds else 0
+        bounds += [start, start + len(queue)]
+    shared = context.Array("q", bounds)
     workers: dict[Connection, BaseProcess] = {}
     try:
-        for _ in range(jobs):
+        for number in range(jobs):
             reader, writer = context.Pipe(duplex=False)
             process = context.Process(
-                target=_serve, args=(work, tasks, taken, writer, after_fork), daemon=True
+                target=_serve,
+                args=(work, tasks, order, shared, number % len(queues), writer, after_fork),
+                daemon=True,
             )
             process.start()
             writer.close()
             workers[reader] = process
-        done: dict[int, list[R]] = {}
-        for start in range(0, len(tasks), CHUNK):
-            while start not in done:
-                _receive(workers, done)
-            yield from done.pop(start)
+        done: dict[int, R] = {}
+        for position in range(len(tasks)):
+            while position not in done:
+                _receive(workers, order, done)
+            yield done.pop(position)
         for worker in workers.values():
-            worker.join()  # each ends once no chunk is left
+            worker.join()  # each ends once no task is left
     finally:
         for reader, worker in workers.items():
             if worker.is_alive():
@@ -92,8 +151,10 @@ def _forked_map(
             reader.close()
 
 
-def _receive(workers: dict[Connection, BaseProcess], done: dict[int, list[Any]]) -> None:
-    """Wait for the next chunk any worker finishes and put it in `done` by where it starts."""
+def _receive(
+    workers: dict[Connection, BaseProcess], order: Sequence[int], done: dict[int, Any]
+) -> None:
+    """Wait for the next chunk any worker finishes and put its results in `done` by position."""
     if not workers:
         raise RuntimeError("the batch's workers ended before their work was done")
     for reader in cast(list[Connection], wait(list(workers))):
@@ -105,27 +166,44 @@ def _receive(workers: dict[Connection, BaseProcess], done: dict[int, list[Any]])
             continue
         if isinstance(results, BaseException):
             raise results  # the work failed in the worker: as it would have here
-        done[start] = results
+        done.update(zip(order[start : start + len(results)], results, strict=True))
+
+
+def _take(shared: Any, home: int) -> tuple[int, int]:
+    """The next chunk (start, end in `order`): from the home queue's front, else from the end
+    of the queue with the most left; (0, 0) when no task is left."""
+    with shared.get_lock():
+        bounds = shared.get_obj()
+        start, end = bounds[2 * home], bounds[2 * home + 1]
+        if start < end:
+            bounds[2 * home] = taken = min(start + CHUNK, end)
+            return start, taken
+        fullest = max(range(len(bounds) // 2), key=lambda q: bounds[2 * q + 1] - bounds[2 * q])
+        start, end = bounds[2 * fullest], bounds[2 * fullest + 1]
+        if start >= end:
+            return 0, 0
+        bounds[2 * fullest + 1] = taken = max(start, end - CHUNK)
+        return taken, end
 
 
 def _serve(
     work: Callable[[Any], Any],
     tasks: Sequence[Any],
-    taken: Any,
+    order: Sequence[int],
+    shared: Any,
+    home: int,
     out: Connection,
     after_fork: Callable[[], None] | None,
 ) -> None:
-    """A worker: take the next chunk until none is left, sending (start, results) for each."""
+    """A worker: take chunks until none is left, sending (start in `order`, results) for each."""
     try:
         if after_fork is not None:
             after_fork()
         while True:
-            with taken.get_lock():
-                start = taken.value
-                taken.value = start + CHUNK
-            if start >= len(tasks):
+            start, end = _take(shared, home)
+            if start == end:
                 return
-            out.send((start, [work(task) for task in tasks[start : start + CHUNK]]))
+            out.send((start, [work(tasks[order[n]]) for n in range(start, end)]))
     except Exception as error:  # sent to the parent, which raises it
         out.send((-1, error))
     finally:
@@ -133,40 +211,62 @@ def _serve(
 
 
 def map_jsonl(
-    work: JsonlWork,
+    work: JsonlWork[R],
     lines: Iterable[str],
     default_as_of: date,
     *,
     jobs: int = 1,
     after_fork: Callable[[], None] | None = None,
-) -> Iterator[str]:
-    """work(item, answer, as_of) for each line {"id", "answer", "as_of"?, …}, in input order."""
-    tasks = _tasks(lines, default_as_of)
-    for out in ordered_map(partial(_guarded, work), tasks, jobs, after_fork):
+    affinity: Callable[[str], Hashable | None] | None = None,
+) -> Iterator[R]:
+    """work(item, answer, as_of) for each line {"id", "answer", "as_of"?, …}, in input order;
+    `affinity(line)`: see the module's docstring (a line's weight is its length)."""
+    numbered = ((number, line) for number, line in enumerate(lines, start=1) if line.strip())
+    keyed = None if affinity is None else partial(_line_affinity, affinity)
+    for out in ordered_map(partial(_guarded, work, default_as_of), numbered, jobs, after_fork,
+                           keyed):  # fmt: skip
         if isinstance(out, InputError):
             raise out
         yield out
 
 
-def _tasks(
-    lines: Iterable[str], default_as_of: date
-) -> Iterator[tuple[dict[str, Any], str, date] | InputError]:
-    """The parsed lines; a bad one ends them as its error (raised by the reader in order)."""
+def cited_law(line: str) -> str | None:
+    """The law a line names most often in 《…》 (the first of those named as often; without
+    中华人民共和国), or None: an affinity for answers (each worker reads and prepares a law's
+    texts and quote index, and memoises its citations, once)."""
+    names = Counter(name.removeprefix("中华人民共和国") for name in _TITLE.findall(line))
+    return names.most_common(1)[0][0] if names else None
+
+
+_TITLE = re.compile("《(.{1,40}?)》")  # a literal first: found by the engine's fast scan
+
+
+def _line_affinity(
+    affinity: Callable[[str], Hashable | None], task: tuple[int, str]
+) -> tuple[Hashable | None, int]:
+    return affinity(task[1]), len(task[1])
+
+
+def _guarded(work: JsonlWork[R], default_as_of: date, task: tuple[int, str]) -> R | InputError:
+    """work(…) of the numbered line, or the InputError that says why the line is bad."""
+    number, line = task
     try:
-        for number, item, answer in jsonl_items(lines):
-            try:
-                as_of = parse_as_of(item.get("as_of"), default_as_of)
-            except InputError as error:
-                raise InputError(f"line {number}: {error}") from None
-            yield item, answer, as_of
+        item, answer = jsonl_item(number, line)
+        try:
+            as_of = parse_as_of(item.get("as_of"), default_as_of)
+        except InputError as error:
+            raise InputError(f"line {number}: {error}") from None
     except InputError as error:
-        yield error
+        return error
+    return work(item, answer, as_of)
 
 
-def _guarded(
-    work: JsonlWork, task: tuple[dict[str, Any], str, date] | InputError
-) -> str | InputError:
-    return task if isinstance(task, InputError) else work(*task)
-
-
-__all__ = ["CHUNK", "available_cpus", "map_jsonl", "ordered_map", "workers_for"]
+__all__ = [
+    "CHUNK",
+    "available_cpus",
+    "cited_law",
+    "map_jsonl",
+    "ordered_map",
+    "plan",
+    "workers_for",
+]

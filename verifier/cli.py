@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import codecs
 import gc
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from datetime import date
-from typing import TYPE_CHECKING, Annotated, Any
+from functools import partial
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, TypeVar
 
 import typer
 
@@ -33,6 +36,7 @@ Jobs = Annotated[
         "the output is the same, in input order).",
     ),
 ]
+T = TypeVar("T")
 RepositoryLoader = Callable[[], "StatuteRepository"]
 TodayLoader = Callable[[], date]
 
@@ -48,12 +52,46 @@ def check_jsonl_lines(
     """One output line {"id", "as_of", "citations", "summary"} per input line {"id", "answer",
     "as_of"?}; without text (the default) see verifier.serialize.verdict_to_json. `jobs`: as
     verifier.batch.workers_for."""
-    from verifier.batch import map_jsonl, workers_for
+    return _check_jsonl(lines, repo, default_as_of, with_text, jobs, _as_is)
+
+
+def check_jsonl_bytes(
+    lines: Sequence[str],
+    repo: StatuteRepository,
+    default_as_of: date,
+    *,
+    with_text: bool = False,
+    jobs: int = 1,
+    errors: str = "strict",
+) -> Iterator[bytes]:
+    """check_jsonl_lines' lines, each with its newline, in UTF-8 (`errors`: as str.encode).
+    Each is encoded by the worker that made it: a UTF-8 standard output is then given bytes
+    that are neither pickled as text between the processes nor encoded again."""
+    return _check_jsonl(lines, repo, default_as_of, with_text, jobs, partial(_utf8_line, errors))
+
+
+def _as_is(line: str) -> str:
+    return line
+
+
+def _utf8_line(errors: str, line: str) -> bytes:
+    return f"{line}\n".encode("utf-8", errors)
+
+
+def _check_jsonl(
+    lines: Sequence[str],
+    repo: StatuteRepository,
+    default_as_of: date,
+    with_text: bool,
+    jobs: int,
+    shape: Callable[[str], T],
+) -> Iterator[T]:
+    from verifier.batch import cited_law, map_jsonl, workers_for
     from verifier.check import check
     from verifier.serialize import result_line
 
-    def line(item: dict[str, Any], answer: str, as_of: date) -> str:
-        return result_line(item.get("id"), check(answer, repo, as_of), with_text=with_text)
+    def line(item: dict[str, Any], answer: str, as_of: date) -> T:
+        return shape(result_line(item.get("id"), check(answer, repo, as_of), with_text=with_text))
 
     workers = workers_for(jobs, len(lines))
     # A check makes next to no cyclic garbage (35 objects over the 2,750 flzx answers), so the
@@ -62,10 +100,28 @@ def check_jsonl_lines(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        yield from map_jsonl(line, lines, default_as_of, jobs=workers, after_fork=repo.after_fork)
+        yield from map_jsonl(line, lines, default_as_of, jobs=workers, after_fork=repo.after_fork,
+                             affinity=cited_law)  # fmt: skip
     finally:
         if collecting:
             gc.enable()
+
+
+def utf8_stdout() -> tuple[BinaryIO, str] | None:
+    """Standard output's binary stream and its `errors`, flushed, when writing UTF-8 bytes
+    there gives what writing the text would (a UTF-8 stream, "\\n" newlines); else None."""
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    encoding = getattr(stream, "encoding", None)
+    if buffer is None or encoding is None or os.linesep != "\n":
+        return None
+    try:
+        if codecs.lookup(encoding).name != "utf-8":
+            return None
+    except LookupError:
+        return None
+    stream.flush()
+    return buffer, stream.errors or "strict"
 
 
 def register(
@@ -99,10 +155,18 @@ def register(
             text = read_input(file)
             repo = repository_loader()
             if jsonl:
-                lines = check_jsonl_lines(
-                    text.splitlines(), repo, default_as_of, with_text=with_text, jobs=jobs
+                lines = text.splitlines()
+                binary = utf8_stdout()
+                if binary is not None:
+                    out, errors = binary
+                    encoded = check_jsonl_bytes(lines, repo, default_as_of, with_text=with_text,
+                                                jobs=jobs, errors=errors)  # fmt: skip
+                    out.writelines(encoded)
+                    return
+                given = check_jsonl_lines(
+                    lines, repo, default_as_of, with_text=with_text, jobs=jobs
                 )
-                sys.stdout.writelines(f"{line}\n" for line in lines)
+                sys.stdout.writelines(f"{line}\n" for line in given)
                 return
             result = check(text, repo, default_as_of)
         except InputError as error:

@@ -38,30 +38,34 @@ def read_input(path: str) -> str:
         raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
+def json_object(line: str, where: str) -> dict[str, Any]:
+    """The JSON object one line holds; InputError naming `where` when it holds none."""
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{where}: not JSON ({error.msg})") from None
+    if not isinstance(item, dict):
+        raise InputError(f"{where}: not a JSON object")
+    return item
+
+
 def json_objects(
     lines: Iterable[str], where: str = "line "
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) per non-blank line; InputError naming `{where}{number}` for a line
     that is not a JSON object."""
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(f"{where}{number}: not JSON ({error.msg})") from None
-        if not isinstance(item, dict):
-            raise InputError(f"{where}{number}: not a JSON object")
-        yield number, item
+        if line.strip():
+            yield number, json_object(line, f"{where}{number}")
 
 
-def jsonl_items(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any], str]]:
-    """(line number, object, answer) per non-blank line {"answer" (or "text"), …}."""
-    for number, item in json_objects(lines):
-        answer = item.get("answer", item.get("text"))
-        if not isinstance(answer, str):
-            raise InputError(f"line {number}: field 'answer' (or 'text') must be a string")
-        question = item.get("question")
-        if question is not None and not isinstance(question, str):
-            raise InputError(f"line {number}: field 'question' must be a string")
-        yield number, item, answer
+def jsonl_item(number: int, line: str) -> tuple[dict[str, Any], str]:
+    """(object, answer) of the non-blank line `number`, {"answer" (or "text"), …}."""
+    item = json_object(line, f"line {number}")
+    answer = item.get("answer", item.get("text"))
+    if not isinstance(answer, str):
+        raise InputError(f"line {number}: field 'answer' (or 'text') must be a string")
+    question = item.get("question")
+    if question is not None and not isinstance(question, str):
+        raise InputError(f"line {number}: field 'question' must be a string")
+    return item, answer
