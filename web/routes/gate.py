@@ -3,10 +3,10 @@
 POST /api/v1/gate is the service's busiest request: besides its FastAPI route (documented in
 the OpenAPI schema, and answering whatever is unusual) it has a direct route, matched first,
 that answers the usual request (a JSON object that validates, a valid API key whose role may
-gate, the worker's key cache on: it reads a key it does not hold as FastAPI's route would) without FastAPI's routing over every router and its
-dependency solving: the same code gates the answer, and the reply's bytes are the ones the
-FastAPI route would send. Anything else goes on to the FastAPI route, as if the direct route
-were not there.
+gate, the worker's key cache on: it reads a key it does not hold as FastAPI's route would)
+without FastAPI's routing over every router and its dependency solving: the same code gates
+the answer, and the reply's bytes are the ones the FastAPI route would send. Anything else
+goes on to the FastAPI route, as if the direct route were not there.
 """
 
 from __future__ import annotations
