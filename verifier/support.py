@@ -283,8 +283,8 @@ def _cited_and_top_other(
 
     The shares may name every article of the law: the cited one is looked up under its key
     in the index (its number and suffix, and its label), the best of the others taken by max()
-    in C. Half the time the cited article holds no share (then `sum` of none is the int 0):
-    its key is looked for among the articles' keys in C, and only when some article has it
+    in C. Half the time the cited article holds no share (its share is then 0.0): its key is
+    looked for among the articles' keys in C, and only when some article has it
     under another label are the shares walked one by one."""
     share = shares.get((cited, label))
     if share is not None:
@@ -292,7 +292,7 @@ def _cited_and_top_other(
         del others[cited, label]
         return round(share, 4), max(others.values(), default=0.0)
     if cited not in map(itemgetter(0), shares):
-        return round(sum(()), 4), max(shares.values(), default=0.0)
+        return 0.0, max(shares.values(), default=0.0)
     held = []
     top_other = 0.0
     for (key, _), other in shares.items():
@@ -300,7 +300,7 @@ def _cited_and_top_other(
             held.append(other)
         elif other > top_other:
             top_other = other
-    return round(sum(held), 4), top_other
+    return round(sum(held, 0.0), 4), top_other
 
 
 def _clearly_better(

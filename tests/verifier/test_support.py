@@ -220,9 +220,9 @@ FIRST, SECOND = ((1, None), "第一条"), ((2, None), "第二条")
         ({FIRST: 0.5, SECOND: 0.7}, "第一条", (0.5, 0.7)),
         ({SECOND: 0.3, FIRST: 0.9}, "第一条", (0.9, 0.3)),
         ({FIRST: 0.123456}, "第一条", (0.1235, 0.0)),
-        ({SECOND: 0.7}, "第一条", (0, 0.7)),
+        ({SECOND: 0.7}, "第一条", (0.0, 0.7)),
         ({((1, None), "第1条"): 0.5, SECOND: 0.3}, "第一条", (0.5, 0.3)),
-        ({}, "", (0, 0.0)),
+        ({}, "", (0.0, 0.0)),
     ],
     ids=["cited-below", "cited-best", "cited-alone", "cited-none", "other-label", "no-shares"],
 )
@@ -231,8 +231,9 @@ def test_cited_share_and_best_other(
     label: str,
     expected: tuple[float, float],
 ) -> None:
-    """The cited article's share (rounded; the int 0 when it holds none, as a sum of no shares
-    is) and the best other share, whether the cited key is under the label asked or not."""
+    """The cited article's share (rounded; the float 0.0 when it holds none, never the int 0
+    that JSON would write as `0`) and the best other share, whether the cited key is under the
+    label asked or not."""
     found = _cited_and_top_other(shares, (1, None), label)
     assert found == expected
     assert [type(value) for value in found] == [type(value) for value in expected]
