@@ -11,8 +11,9 @@ tables (and writes the snapshot), the second from the snapshot (LEXGATE_CACHE_DI
 builds the extractor's lexicon (or reads it back), checks the 2,750 answers of
 flzx_dev_answers.jsonl one by one (as of 2023-08-01: the per-answer latency of a cold worker,
 wall and CPU time), times lookups drawn from the library's laws, and reports its memory (VmRSS
-after loading and at the end, VmHWM). The load average is printed with each block: the
-machine is shared, so wall figures carry it.
+after loading and at the end, VmHWM). Then `lexgate db prepare` makes every version's derived
+files in a new cache directory (timed, its size reported), and a third worker runs on it. The
+load average is printed with each block: the machine is shared, so wall figures carry it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -143,6 +145,33 @@ def run_probe(url: str, cache_dir: str) -> dict[str, float | int]:
     return figures
 
 
+def run_prepare(url: str, cache_dir: str) -> dict[str, float | int]:
+    """`lexgate db prepare` in a fresh process (the snapshot, the lexicon, every version's texts
+    and quote index, on every CPU): wall and CPU time (its workers' included), the files made
+    and their size on disk."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(
+        [str(Path(sys.executable).parent / "lexgate"), "db", "prepare"],
+        env={**os.environ, "LEXGATE_DATABASE_URL": url, "LEXGATE_CACHE_DIR": cache_dir},
+        check=True,
+        capture_output=True,
+    )
+    wall_s = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    files = [path for path in Path(cache_dir).rglob("*") if path.is_file()]
+    return {
+        "prepare_s": wall_s,
+        "prepare_cpu_s": after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime,
+        "texts_files": sum(path.name.startswith("texts-") for path in files),
+        "quotes_files": sum(path.name.startswith("quotes-") for path in files),
+        "texts_mb": sum(p.stat().st_size for p in files if p.name.startswith("texts-")) / 1e6,
+        "quotes_mb": sum(p.stat().st_size for p in files if p.name.startswith("quotes-")) / 1e6,
+        "all_mb": sum(path.stat().st_size for path in files) / 1e6,
+        "load_average_at_end": os.getloadavg()[0],
+    }
+
+
 def create_database(admin_url: str, name: str) -> str:
     """A fresh database on the server of admin_url; its URL."""
     engine = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
@@ -184,6 +213,9 @@ def main(argv: list[str] | None = None) -> None:
                     cache = str(Path(tmp) / f"cache-{name}-{database}")
                     report(f"Worker, index from the tables ({label})", run_probe(url, cache))
                     report(f"Worker, index from the snapshot ({label})", run_probe(url, cache))
+                    prepared = str(Path(tmp) / f"prepared-{name}-{database}")
+                    report(f"lexgate db prepare ({label})", run_prepare(url, prepared))
+                    report(f"Worker, prepared ({label})", run_probe(url, prepared))
                 del corpus
         finally:
             if server is not None:

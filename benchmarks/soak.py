@@ -612,6 +612,14 @@ def soak(backend: str, requests: int, concurrency: int, workers: int, outage_s: 
             database = OwnPostgres(directory)
             url = corpus_database(database.create_database("soak"))
         key = make_key(url)
+        # The statutes' derived files made for the new database before the server starts, as
+        # `lexgate db init` does (otherwise each worker reads its laws' texts on first use).
+        subprocess.run(
+            [str(Path(sys.executable).parent / "lexgate"), "db", "prepare"],
+            env={**os.environ, "LEXGATE_DATABASE_URL": url},
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         with serve(url, directory, workers=workers) as server:
             bodies = gate_bodies(requests)
             database_pid = database.pid() if database is not None else None

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
     from legaldb.models import CorpusRead, ImportReport
+    from legaldb.prepare import Derivations
 
 app = typer.Typer(help="Build, migrate and inspect the statute database.", no_args_is_help=True)
 migrate_app = typer.Typer(help="Move the schema between Alembic revisions.", no_args_is_help=True)
@@ -42,14 +43,24 @@ class DatabaseSettings(Protocol):
     @property
     def sql_echo(self) -> bool: ...
 
+    @property
+    def cache_dir(self) -> Path | None: ...
+
 
 _settings_loader: Callable[[], DatabaseSettings] | None = None
+_derivations: Callable[[], Derivations] | None = None
 
 
-def register(root: typer.Typer, settings_loader: Callable[[], DatabaseSettings]) -> None:
-    """Add `db …` to the root command; settings_loader gives the database URL and SQL echo."""
-    global _settings_loader
+def register(
+    root: typer.Typer,
+    settings_loader: Callable[[], DatabaseSettings],
+    derivations: Callable[[], Derivations] | None = None,
+) -> None:
+    """Add `db …` to the root command; settings_loader gives the database URL, SQL echo and
+    cache directory, derivations what the packages above keep per version (`db prepare`)."""
+    global _settings_loader, _derivations
     _settings_loader = settings_loader
+    _derivations = derivations
     root.add_typer(app, name="db")
 
 
@@ -137,9 +148,20 @@ def _read_and_import(engine: Engine, source: Path | None) -> ImportReport:
     return report
 
 
+PREPARE_OPTION = typer.Option(
+    True,
+    "--prepare/--no-prepare",
+    help="Then make every version's derived files (`lexgate db prepare`).",
+)
+JOBS_OPTION = typer.Option(
+    0, "--jobs", min=0, help="Worker processes making the derived files (0: one per CPU)."
+)
+
+
 @app.command()
-def init() -> None:
-    """Migrate to the newest schema; import the bundled statutes if the database is empty."""
+def init(prepare: bool = PREPARE_OPTION) -> None:
+    """Migrate to the newest schema; import the bundled statutes if the database is empty;
+    then make the files derived from them (`db prepare`)."""
     from legaldb.migrate import current_revision, upgrade
     from legaldb.reading import bundled_import_outdated, is_empty
 
@@ -162,7 +184,9 @@ def init() -> None:
                 console().print("The bundled statute data changed: importing it again.")
                 _read_and_import(engine, None)
             else:
-                console().print("Statutes already imported: nothing to do.")
+                console().print("Statutes already imported: nothing to import.")
+            if prepare:
+                _prepare(engine, jobs=0)
         finally:
             engine.dispose()
 
@@ -176,8 +200,10 @@ def import_lawrefbook(
         dir_okay=True,
         help="A lawrefbook tree (DLC/ included) or a .tar.xz of one.",
     ),
+    prepare: bool = PREPARE_OPTION,
 ) -> None:
-    """Import a lawrefbook-format tree, replacing the earlier lawrefbook import."""
+    """Import a lawrefbook-format tree, replacing the earlier lawrefbook import; then make the
+    files derived from the statutes (`db prepare`)."""
     from legaldb.migrate import upgrade
 
     url = _database_url()
@@ -186,8 +212,52 @@ def import_lawrefbook(
         engine = _engine(url)
         try:
             _read_and_import(engine, path)
+            if prepare:
+                _prepare(engine, jobs=0)
         finally:
             engine.dispose()
+
+
+@app.command("prepare")
+def prepare_command(jobs: int = JOBS_OPTION) -> None:
+    """Make the statute snapshot and every version's derived files (article texts, quote
+    indexes) in the cache directory, for a host that joins an existing database; files
+    already made are kept (a second run makes nothing)."""
+    from legaldb.migrate import current_revision
+    from legaldb.reading import is_empty
+
+    url = _database_url()
+    with _errors_as_exit():
+        engine = _engine(url)
+        try:
+            if current_revision(url) is None or is_empty(engine):
+                console().print(f"{_shown(url)} holds no statutes: run `lexgate db init` first.")
+                raise typer.Exit(code=1)
+            _prepare(engine, jobs)
+        finally:
+            engine.dispose()
+
+
+def _prepare(engine: Engine, jobs: int) -> None:
+    """Load the repository (writing its snapshot) and make its derived files, with progress."""
+    from legaldb.collector import tune_collector
+    from legaldb.prepare import Derivations, prepare
+    from legaldb.repository import StatuteRepository
+
+    cache_dir = _settings().cache_dir
+    if cache_dir is None:
+        console().print("No cache directory (LEXGATE_CACHE_DIR is empty): nothing to prepare.")
+        return
+    repository = StatuteRepository.load(engine, cache_dir)
+    tune_collector()  # the index is kept, and shared with the forked workers
+    derivations = _derivations() if _derivations is not None else Derivations()
+    with _progress() as update:
+        done = prepare(repository, derivations, jobs, lambda d, t: update("derived files", d, t))
+    console().print(
+        f"Prepared {done.versions} versions' derived files in {done.directory}: "
+        f"{done.made} made, {done.size_bytes / 1e6:.0f} MB, {done.seconds:.1f} s "
+        f"({done.workers} workers)."
+    )
 
 
 @app.command()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from rapidfuzz import fuzz, process
 
@@ -33,6 +33,7 @@ from legaldb.models import (
     level_rank,
 )
 from textnorm import article_label, normalize_name
+from textnorm.marshalled import read_marshalled, write_marshalled
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -328,20 +329,35 @@ class StatuteRepository:
             }
         return texts
 
-    def _kept_version_texts(self, version_id: int) -> list[tuple[Any, ...]]:
-        from legaldb.snapshot import read_marshalled, write_marshalled
+    def keep_version_texts(self, version_id: int) -> bool:
+        """Make the version's texts file in derived_dir, as its first reader would, unless it
+        is there in the current format; True when made (legaldb.prepare makes every version's
+        at import, so that no worker reads them from the tables)."""
+        path = self._texts_path(version_id)
+        if path is None or _current_texts(read_marshalled(path)):
+            return False
+        self._texts_from_tables(version_id, path)
+        return True
 
-        path = (
+    def _texts_path(self, version_id: int) -> Path | None:
+        return (
             None if self.derived_dir is None else self.derived_dir / f"texts-{version_id}.marshal"
         )
-        rows = read_marshalled(path) if path is not None else None
-        if not (isinstance(rows, tuple) and rows and rows[0] == VERSION_TEXTS_FORMAT):
-            from legaldb.reading import read_version_texts
 
-            rows = (VERSION_TEXTS_FORMAT, read_version_texts(self._engine, version_id))
-            if path is not None:
-                write_marshalled(path, rows)
+    def _kept_version_texts(self, version_id: int) -> list[tuple[Any, ...]]:
+        path = self._texts_path(version_id)
+        kept = read_marshalled(path) if path is not None else None
+        rows = kept if _current_texts(kept) else self._texts_from_tables(version_id, path)
         return list(rows[1])
+
+    def _texts_from_tables(self, version_id: int, path: Path | None) -> tuple[Any, ...]:
+        """The version's texts read from the tables, and kept in path when given."""
+        from legaldb.reading import read_version_texts
+
+        rows = (VERSION_TEXTS_FORMAT, read_version_texts(self._engine, version_id))
+        if path is not None:
+            write_marshalled(path, rows)
+        return rows
 
     # --- the data set ---------------------------------------------------------------------
 
@@ -375,6 +391,11 @@ class StatuteRepository:
             "articles": self._index.article_total(),
             "repealed": len(self._index.repeals),
         }
+
+
+def _current_texts(kept: object) -> TypeGuard[tuple[Any, ...]]:
+    """Whether a texts file's value is in the current format (not missing, corrupt or old)."""
+    return isinstance(kept, tuple) and bool(kept) and kept[0] == VERSION_TEXTS_FORMAT
 
 
 def _paragraphs(raw: Any) -> tuple[Paragraph, ...]:

@@ -38,6 +38,7 @@ from web.cli import register as register_web
 if TYPE_CHECKING:
     from extractor import Lexicon
     from legaldb import StatuteRepository
+    from legaldb.prepare import Derivations
     from lexgate.llm import OpenAIJudge
     from lexgate.settings import Settings
     from lexgate.statute_settings import StatuteSettings
@@ -145,7 +146,7 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-register_db(app, lambda: get_settings())  # db init, migrate, …
+register_db(app, lambda: get_settings(), lambda: _derivations())  # db init, prepare, migrate, …
 
 
 def get_settings() -> Settings:
@@ -212,6 +213,16 @@ def _read_repository(settings: StatuteSettings) -> StatuteRepository:
             err=True,
         )
         raise typer.Exit(1) from None
+
+
+def _derivations() -> Derivations:
+    """What `lexgate db prepare` makes beside the statutes' texts: the verifier's quote index
+    of each version and the extractor's lexicon."""
+    from legaldb.prepare import Derivations
+    from verifier.content import keep_version_index
+    from verifier.lexicon import lexicon_of
+
+    return Derivations(per_version=(keep_version_index,), whole=(lexicon_of,))
 
 
 def _load_lexicon() -> Lexicon | None:

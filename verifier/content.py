@@ -56,6 +56,18 @@ def version_index(repo: StatuteRepository, version_id: int) -> QuoteIndex[tuple[
     return index
 
 
+def keep_version_index(repo: StatuteRepository, version_id: int) -> bool:
+    """Make the version's quote index file in repo.derived_dir, as its first check would,
+    unless it is there in the current format; True when made (`lexgate db prepare`)."""
+    if repo.derived_dir is None:
+        return False
+    kept = read_marshalled(repo.derived_dir / f"quotes-{version_id}.marshal")
+    if isinstance(kept, tuple) and kept[0] == QUOTE_INDEX_FORMAT:
+        return False
+    _kept_index(repo, version_id)
+    return True
+
+
 def _kept_index(repo: StatuteRepository, version_id: int) -> QuoteIndex[tuple[ArticleKey, str]]:
     path = None if repo.derived_dir is None else repo.derived_dir / f"quotes-{version_id}.marshal"
     if path is not None:

@@ -9,9 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from legaldb.migrate import head_revision
+from legaldb.engine import make_engine
+from legaldb.importer import import_corpus
+from legaldb.migrate import head_revision, upgrade
+from legaldb.repealed import read_repealed
 from lexgate.cli import app
 from lexgate.settings import get_settings
+from tests.legaldb.factories import small_corpus
 
 runner = CliRunner()
 
@@ -46,16 +50,21 @@ def _run(*args: str) -> str:
     return result.output
 
 
-def test_init_twice_is_idempotent_and_stats(db_url: str) -> None:
-    """init migrates and imports the bundled corpus once; the second init changes nothing."""
-    first = _run("init")
+def test_init_twice_is_idempotent_and_stats(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """init migrates and imports the bundled corpus once; the second init changes nothing
+    (and, with no cache directory, prepares nothing)."""
+    first = _run("init", "--no-prepare")
     assert "schema migrated from empty" in first
     assert "importing the bundled corpus" in first
+    assert "Prepared" not in first
     stats_after_first = json.loads(_run("stats", "--json"))
 
+    monkeypatch.setenv("LEXGATE_CACHE_DIR", "")
+    get_settings.cache_clear()
     second = _run("init")
     assert "schema already at revision" in second
-    assert "nothing to do" in second
+    assert "nothing to import" in second
+    assert "No cache directory (LEXGATE_CACHE_DIR is empty): nothing to prepare." in second
     stats_after_second = json.loads(_run("stats", "--json"))
     assert stats_after_second["totals"] == stats_after_first["totals"]
 
@@ -92,8 +101,8 @@ def test_import_lawrefbook_skips_broken_files(db_url: str, tmp_path: Path) -> No
     (tree / "民法商法" / "空文件.md").write_text("", encoding="utf-8")
     (tree / "行政法规" / "乱码.md").write_bytes(b"\xff\xfe\x00garbage\x81\x82")
 
-    output = _run("import-lawrefbook", str(tree))
-    assert "Imported" in output
+    output = _run("import-lawrefbook", "--no-prepare", str(tree))
+    assert "Imported" in output and "Prepared" not in output
     stats = json.loads(_run("stats", "--json"))
     corpus = next(d for d in stats["datasets"] if d["dataset"] == "lawrefbook")
     assert corpus["source"].startswith(str(tree))  # merged with the bundled history and flk
@@ -102,6 +111,34 @@ def test_import_lawrefbook_skips_broken_files(db_url: str, tmp_path: Path) -> No
         assert skipped.get(broken)
     assert "行政法规/乱码.md" not in _run("stats")  # short by default
     assert "行政法规/乱码.md" in _run("stats", "--details")
+
+
+def test_prepare_makes_the_derived_files_once(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`db prepare` refuses a database without statutes; after an import it makes the
+    snapshot, the lexicon and each version's texts and quote index; a second run makes
+    nothing."""
+    result = runner.invoke(app, ["db", "prepare"])
+    assert result.exit_code == 1 and "holds no statutes: run `lexgate db init`" in result.output
+    upgrade(db_url)
+    engine = make_engine(db_url)
+    try:
+        import_corpus(engine, small_corpus(), repealed=read_repealed())
+    finally:
+        engine.dispose()
+    monkeypatch.setenv("LEXGATE_CACHE_DIR", str(tmp_path / "cache"))
+    get_settings.cache_clear()
+    first = " ".join(_run("prepare").split())
+    assert len(list((tmp_path / "cache").glob("statutes-*.marshal"))) == 1
+    (derived,) = (tmp_path / "cache").glob("derived-*")
+    made = sorted(path.name.split("-")[0] for path in derived.iterdir())
+    versions = made.count("texts")
+    assert versions == 4 and made.count("quotes") == versions and "lexicon.marshal" in made
+    assert f"Prepared {versions} versions' derived files in {derived}: 8 made" in first
+    again = " ".join(_run("prepare", "--jobs", "1").split())
+    assert f"Prepared {versions} versions' derived files in {derived}: 0 made" in again
+    assert "(1 workers)" in again
 
 
 def test_migrate_commands(db_url: str) -> None:
