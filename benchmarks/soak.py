@@ -353,6 +353,7 @@ def serve(
                     f"lexgate serve: not all {workers} workers listen; see {log.name}"
                 )
             time.sleep(0.3)
+        time.sleep(0.1)  # each worker attaches its round robin once it listens (web.listeners)
         yield Server(url, process)
     finally:
         process.terminate()

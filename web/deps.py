@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Annotated
+from typing import Annotated, cast
 
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
@@ -89,7 +89,7 @@ TodayDep = Annotated[date, Depends(get_today)]
 @dataclass(frozen=True, slots=True)
 class GateService:
     """What POST /api/v1/gate takes from the app: the statutes, the audit tools, the
-    process's writer thread of gated answers (web.writer) and today. One dependency, since
+    process's writer of gated answers (web.writer) and today. One dependency, since
     FastAPI spends tens of microseconds on each one it solves, on every request."""
 
     repo: StatuteRepository
@@ -99,7 +99,7 @@ class GateService:
 
 
 async def get_gate_service(request: Request) -> GateService:
-    """RepoDep, AuditToolsDep and TodayDep in one, with the writer thread."""
+    """RepoDep, AuditToolsDep and TodayDep in one, with the writer."""
     settings: Settings = request.app.state.settings
     return GateService(
         await get_repository(request),
@@ -117,14 +117,25 @@ def _authenticate(engine: Engine, presented: str) -> ApiKeyInfo | None:
         return authenticate(session, presented)
 
 
+KEY_READ = "lexgate.key_read"
+"""Set in a request's scope to (the key presented, what `verify_key` found) once it was read:
+a request the direct route of POST /api/v1/gate leaves to FastAPI's route (an unknown key,
+say) does not read the same key again there."""
+
+
 async def verify_key(request: Request, presented: str) -> ApiKeyInfo | None:
-    """The stored key matching `presented`: from the app's KeyCache, else one query (one
-    for all the requests that ask meanwhile)."""
+    """The stored key matching `presented`: from the request's earlier read or the app's
+    KeyCache, else one query (one for all the requests that ask meanwhile)."""
+    read = request.scope.get(KEY_READ)
+    if read is not None and read[0] == presented:
+        return cast("ApiKeyInfo | None", read[1])
     cache: KeyCache = request.app.state.key_cache
     engine: Engine = request.app.state.engine
-    return await cache.verify(
+    info = await cache.verify(
         presented, lambda: run_in_threadpool(_authenticate, engine, presented)
     )
+    request.scope[KEY_READ] = (presented, info)
+    return info
 
 
 async def get_api_key(

@@ -490,6 +490,30 @@ def test_the_direct_route_reads_a_key_it_does_not_hold(gated_app: GatedApp) -> N
     assert cache.get(key) is not None
 
 
+def test_an_unknown_key_is_read_once(gated_app: GatedApp) -> None:
+    """A key the database does not hold is read once per request, though the direct route
+    reads it first and leaves the request to FastAPI's route, which answers the 401."""
+    engine = gated_app.client.app.state.engine  # type: ignore[attr-defined]
+    reads: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "api_key" in statement:
+            reads.append(statement)
+
+    unknown = gated_app.keys["checker"][:-4] + "zzzz"
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        for _ in range(2):
+            response = gated_app.client.post(
+                "/api/v1/gate", json={"answer": GOOD_ANSWER}, headers=bearer(unknown)
+            )
+            assert response.status_code == 401
+            assert response.json()["error"]["field"] == "authorization"
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+    assert len(reads) == 2
+
+
 def test_the_direct_route_answers_as_fastapis_route(gated_app: GatedApp, tmp_path: Path) -> None:
     """Each request gets the same status, headers and body (its random ids set aside) from
     the app, whose direct route answers the usual POST /api/v1/gate once the key is cached,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.soak import listening_sockets, serve
-from web.listeners import balanced_listeners
+from web.listeners import balanced_listeners, round_robin_program, spread_round_robin
 
 pytestmark = pytest.mark.skipif(not balanced_listeners(), reason="SO_REUSEPORT balancing: Linux")
 
@@ -61,8 +61,9 @@ def _get_healthz(sock: socket.socket) -> bytes:
 
 def test_each_worker_listens_on_its_own_socket(live_database_url: str, tmp_path: Path) -> None:
     """Two listening sockets on the port, one per worker; 64 keep-alive connections are
-    spread over both workers (each holds at least a quarter: the hash of the client's port
-    decides, so 54:10 as with one shared socket is all but impossible)."""
+    spread over both workers: 32:32 where the workers' round robin is allowed, else each
+    holds at least a quarter (the hash of the client's port decides, so 54:10 as with one
+    shared socket is all but impossible)."""
     with serve(live_database_url, tmp_path, workers=2) as server:
         port = int(server.url.rsplit(":", 1)[1])
         listening = set(listening_sockets(port))
@@ -82,7 +83,54 @@ def test_each_worker_listens_on_its_own_socket(live_database_url: str, tmp_path:
             for sock in connections:
                 sock.close()
     assert sum(shares) == CONNECTIONS
-    assert len(shares) == 2 and shares[0] >= CONNECTIONS // 4, shares
+    if _round_robin_allowed():  # the workers hand connections to their sockets in turn
+        assert shares == [CONNECTIONS // 2, CONNECTIONS // 2], shares
+    else:  # the kernel's hash of the clients' ports
+        assert len(shares) == 2 and shares[0] >= CONNECTIONS // 4, shares
+
+
+def _round_robin_allowed() -> bool:
+    """Whether this kernel loads the workers' round-robin program for this user."""
+    try:
+        os.close(round_robin_program(2))
+    except OSError:
+        return False
+    return True
+
+
+def test_the_round_robin_takes_the_sockets_in_turn() -> None:
+    """The program attached to a port's listening sockets hands them new connections in turn,
+    whichever source ports the clients have."""
+    if not _round_robin_allowed():
+        pytest.skip("bpf(2) refused here: the kernel's hash spreads the connections")
+    listeners: list[socket.socket] = []
+    try:
+        for _ in range(3):
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind(("127.0.0.1", listeners[0].getsockname()[1] if listeners else 0))
+            sock.listen(64)
+            sock.setblocking(False)
+            listeners.append(sock)
+        spread_round_robin(listeners[1], 3)
+        port = listeners[0].getsockname()[1]
+        clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(30)]
+        accepted = []
+        for sock in listeners:
+            count = 0
+            while True:
+                try:
+                    sock.accept()[0].close()
+                except BlockingIOError:
+                    break
+                count += 1
+            accepted.append(count)
+        for client in clients:
+            client.close()
+    finally:
+        for sock in listeners:
+            sock.close()
+    assert accepted == [10, 10, 10]
 
 
 def test_a_second_server_on_the_port_is_refused(live_database_url: str, tmp_path: Path) -> None:
