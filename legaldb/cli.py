@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -243,11 +244,13 @@ def _prepare(engine: Engine, jobs: int) -> None:
     from legaldb.collector import tune_collector
     from legaldb.prepare import Derivations, prepare
     from legaldb.repository import StatuteRepository
+    from legaldb.snapshot import kept_derived_dir
 
     cache_dir = _settings().cache_dir
     if cache_dir is None:
         console().print("No cache directory (LEXGATE_CACHE_DIR is empty): nothing to prepare.")
         return
+    earlier = kept_derived_dir(cache_dir, engine.url.render_as_string(hide_password=True))
     repository = StatuteRepository.load(engine, cache_dir)
     tune_collector()  # the index is kept, and shared with the forked workers
     derivations = _derivations() if _derivations is not None else Derivations()
@@ -258,6 +261,11 @@ def _prepare(engine: Engine, jobs: int) -> None:
         f"{done.made} made, {done.size_bytes / 1e6:.0f} MB, {done.seconds:.1f} s "
         f"({done.workers} workers)."
     )
+    if earlier is not None and earlier != done.directory and earlier.is_dir():
+        # Derived from what this database held before its latest import: no process of this
+        # database reads it again (one still running the old statutes makes what it needs).
+        shutil.rmtree(earlier, ignore_errors=True)
+        console().print(f"Removed {earlier} (derived from this database's earlier statutes).")
 
 
 @app.command()

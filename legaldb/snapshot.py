@@ -96,6 +96,16 @@ def derived_dir(cache_dir: Path, stamp: Stamp) -> Path:
     return cache_dir / f"derived-{hashlib.sha256(repr(stamp).encode()).hexdigest()[:16]}"
 
 
+def kept_derived_dir(cache_dir: Path, url: str) -> Path | None:
+    """The derived directory of the statutes the snapshot of `url` in cache_dir was made from
+    (None without a readable one): read before a load replaces the snapshot, so that what was
+    derived from the database's earlier content can be removed (`lexgate db prepare`)."""
+    data = read_marshalled(snapshot_path(cache_dir, url))
+    if not isinstance(data, dict) or "stamp" not in data:
+        return None
+    return derived_dir(cache_dir, data["stamp"])
+
+
 def read_snapshot(path: Path, stamp: Stamp) -> tuple[StatuteIndex, tuple[Manifest, ...]] | None:
     """The index and manifests kept in `path`, or None when missing, unreadable or stale."""
     data = read_marshalled(path)

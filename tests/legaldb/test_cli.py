@@ -118,7 +118,7 @@ def test_prepare_makes_the_derived_files_once(
 ) -> None:
     """`db prepare` refuses a database without statutes; after an import it makes the
     snapshot, the lexicon and each version's texts and quote index; a second run makes
-    nothing."""
+    nothing; after another import it makes them anew and removes the earlier ones."""
     result = runner.invoke(app, ["db", "prepare"])
     assert result.exit_code == 1 and "holds no statutes: run `lexgate db init`" in result.output
     upgrade(db_url)
@@ -138,7 +138,16 @@ def test_prepare_makes_the_derived_files_once(
     assert f"Prepared {versions} versions' derived files in {derived}: 8 made" in first
     again = " ".join(_run("prepare", "--jobs", "1").split())
     assert f"Prepared {versions} versions' derived files in {derived}: 0 made" in again
-    assert "(1 workers)" in again
+    assert "(1 workers)" in again and "Removed" not in again
+    engine = make_engine(db_url)
+    try:
+        import_corpus(engine, small_corpus(source="again"), repealed=read_repealed())
+    finally:
+        engine.dispose()
+    after_import = " ".join(_run("prepare").split())
+    (newer,) = (tmp_path / "cache").glob("derived-*")  # the earlier content's is removed
+    assert newer != derived and len(list(newer.glob("texts-*"))) == versions
+    assert f"Removed {derived} (derived from this database's earlier statutes)." in after_import
 
 
 def test_migrate_commands(db_url: str) -> None:
