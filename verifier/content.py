@@ -31,7 +31,7 @@ STRONG_LOCATION = 0.8  # a match elsewhere in the same law ends the search
 INDEXES_PER_REPOSITORY = 256
 # Raise when QuoteIndex.to_plain changes, or what it keeps does (verifier.quotes._prepare and
 # normalize_for_compare make the normalised sentences it keeps).
-QUOTE_INDEX_FORMAT = 6
+QUOTE_INDEX_FORMAT = 7
 LOCATIONS_PER_REPOSITORY = 8192  # memoised quote locations (under 2 KB each)
 
 ArticleKey = tuple[int, str | None]

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import heapq
 import math
+import sys
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, chain, repeat
-from operator import add, mul
+from itertools import accumulate, chain
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from rapidfuzz import fuzz, process
@@ -562,28 +562,37 @@ def _idf_table(count: int) -> list[float]:
     return [0.0, *(math.log((count + 1) / held) for held in range(1, _common_limit(count) + 1))]
 
 
-# A bigram's code: its two code points as one int, a * _GRAM_MIX + b (distinct for distinct
-# bigrams, as b < 0x110000 <= _GRAM_MIX; the odd multiplier spreads the low bits that a dict
-# probes first over both characters).
-_GRAM_MIX = 0x9E3779B1
+# A bigram's code: its 8 bytes in UTF-32-LE read as one unsigned 64-bit int (a + b * 2**32 on
+# a little-endian machine: distinct for distinct bigrams, below 2**53), so a text's codes are
+# read in C from its encoding, as two runs of 8-byte words (from its first and from its second
+# character) interleaved, with no int arithmetic per bigram. A kept index's arrays are native
+# too: it is read back on the machine that made it.
 
 
 def _gram_codes(text: str) -> dict[int, None]:
     """The codes of the distinct bigrams of text in the order they first occur (a set's order
     would change float sums, and so near-tied rankings, with PYTHONHASHSEED)."""
-    points = memoryview(text.encode("utf-32-le", "surrogatepass")).cast("I")
-    return dict.fromkeys(map(add, map(mul, points, repeat(_GRAM_MIX)), points[1:]))
+    data = text.encode("utf-32-le", "surrogatepass")
+    even = len(data) // 8 * 8  # the bigrams from even places: characters 0-1, 2-3 …
+    odd = (len(data) - 4) // 8 * 8 if data else 0  # and from odd ones: 1-2, 3-4 …
+    from_even = memoryview(data[:even]).cast("Q")
+    from_odd = memoryview(data[4 : 4 + odd]).cast("Q")
+    codes = dict.fromkeys(chain.from_iterable(zip(from_even, from_odd, strict=False)))
+    if len(from_even) > len(from_odd):  # an odd number of bigrams: the last one is left
+        codes[from_even[-1]] = None
+    return codes
 
 
 def _gram_codes_of(bigrams: list[str]) -> Iterator[int]:
     """The codes of bigrams, each of two characters (as `_gram_code`, in C)."""
-    points = memoryview("".join(bigrams).encode("utf-32-le", "surrogatepass")).cast("I")
-    return map(add, map(mul, points[0::2], repeat(_GRAM_MIX)), points[1::2])
+    return iter(memoryview("".join(bigrams).encode("utf-32-le", "surrogatepass")).cast("Q"))
 
 
 def _gram_code(gram: str) -> int:
     """The code of a bigram (-1, which no bigram has, for a text of another length)."""
-    return ord(gram[0]) * _GRAM_MIX + ord(gram[1]) if len(gram) == 2 else -1
+    if len(gram) != 2:
+        return -1
+    return int.from_bytes(gram.encode("utf-32-le", "surrogatepass"), sys.byteorder)
 
 
 def _best_runs(
