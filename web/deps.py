@@ -89,7 +89,7 @@ TodayDep = Annotated[date, Depends(get_today)]
 @dataclass(frozen=True, slots=True)
 class GateService:
     """What POST /api/v1/gate takes from the app: the statutes, the audit tools, the
-    process's writer of gated answers (web.writer) and today. One dependency, since
+    process's writer thread of gated answers (web.writer) and today. One dependency, since
     FastAPI spends tens of microseconds on each one it solves, on every request."""
 
     repo: StatuteRepository
@@ -99,7 +99,7 @@ class GateService:
 
 
 async def get_gate_service(request: Request) -> GateService:
-    """RepoDep, AuditToolsDep and TodayDep in one, with the writer."""
+    """RepoDep, AuditToolsDep and TodayDep in one, with the writer thread."""
     settings: Settings = request.app.state.settings
     return GateService(
         await get_repository(request),

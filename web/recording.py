@@ -360,13 +360,11 @@ def _record(bind: Engine | Connection, gated: Sequence[GatedAnswer]) -> list[str
 
 
 GateWriter = RecordWriter[GatedAnswer, GateOutcome]
-"""The process's writer of gated answers (`web.writer`): `settle_many` over the app's engine,
-in the event loop's turns."""
+"""The process's writer thread of gated answers: `settle_many` over the app's engine."""
 
 
 def gate_writer(engine: Engine) -> GateWriter:
-    """A writer assessing the queued answers in order and settling each turn's together
-    (`settle_many`)."""
+    """A writer thread settling the gated answers queued together (`settle_many`)."""
     return RecordWriter(lambda gated: settle_many(gated, engine))
 
 

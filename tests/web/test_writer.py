@@ -1,5 +1,4 @@
-"""The gated answers' writer (web.writer.RecordWriter): what it assesses and writes together, in
-which order."""
+"""The writer thread (web.writer.RecordWriter): what it writes together, in which order."""
 
 from __future__ import annotations
 
@@ -81,64 +80,3 @@ def test_no_batch_holds_more_than_max_batch(count: int) -> None:
     assert outcomes == [item.upper() for item in items]
     assert all(len(batch) <= MAX_BATCH for batch in batches.batches)
     assert [item for batch in batches.batches for item in batch] == items
-
-
-def test_assessments_run_on_the_loop_in_the_order_queued() -> None:
-    """Each job's assessment runs on the event loop's thread, in the order the jobs were
-    queued; one that raises is answered with its exception and not written, the others are
-    written together."""
-    batches = Batches()
-    writer: RecordWriter[str, str] = RecordWriter(batches)
-    order: list[tuple[str, str]] = []
-
-    def assess(item: str) -> str:
-        order.append((item, threading.current_thread().name))
-        if item == "refused":
-            raise LookupError(item)
-        return item
-
-    async def main() -> list[str | BaseException]:
-        items = ["a", "refused", "b", "c"]
-        jobs = (writer.assess_and_write(lambda item=item: assess(item)) for item in items)
-        return await asyncio.gather(*jobs, return_exceptions=True)
-
-    try:
-        outcomes = asyncio.run(main())
-    finally:
-        writer.close()
-    assert order == [(item, "MainThread") for item in ["a", "refused", "b", "c"]]
-    assert outcomes[0] == "A" and outcomes[2:] == ["B", "C"]
-    assert isinstance(outcomes[1], LookupError)
-    assert batches.batches == [["a", "b", "c"]]
-
-
-def test_the_loop_runs_between_turns_and_later_jobs_queue_behind() -> None:
-    """A turn assesses for at most its budget (here: one job a turn); between turns the loop
-    runs what became ready meanwhile, and a job queued then is assessed after every job queued
-    before it."""
-    batches = Batches()
-    writer: RecordWriter[str, str] = RecordWriter(batches, budget_s=0.0)
-    events: list[str] = []
-
-    async def main() -> list[str]:
-        loop = asyncio.get_running_loop()
-        late: list[asyncio.Task[str]] = []
-
-        def assess(item: str) -> str:
-            events.append(f"assess {item}")
-            if item == "a":  # ready while the turn runs: before the next turn
-                loop.call_soon(events.append, "callback")
-                late.append(loop.create_task(writer.assess_and_write(lambda: assess("late"))))
-            return item
-
-        first = [writer.assess_and_write(lambda item=item: assess(item)) for item in "abc"]
-        outcomes = list(await asyncio.gather(*first))
-        return [*outcomes, await late[0]]
-
-    try:
-        outcomes = asyncio.run(main())
-    finally:
-        writer.close()
-    assert outcomes == ["A", "B", "C", "LATE"]
-    assert events == ["assess a", "callback", "assess b", "assess c", "assess late"]
-    assert [item for batch in batches.batches for item in batch] == ["a", "b", "c", "late"]

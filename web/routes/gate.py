@@ -109,11 +109,10 @@ async def gate_body(body: GateRequest, service: GateService) -> dict[str, Any]:
     assess = partial(
         assess_request, request, found, repo=service.repo, tools=tools, today=service.today
     )
-    # The assessment is CPU work, done on the event loop by the worker's writer in the order
-    # the requests came, and recorded in its batch; a model judge's HTTP calls go to a thread.
-    if tools.judge is None:
-        return gate_response(await service.writer.assess_and_write(assess))
-    return gate_response(await service.writer.write(await run_in_threadpool(assess)))
+    # The assessment is CPU work, done on the event loop as POST /check's (in the order the
+    # requests came); a model judge's HTTP calls go to a thread.
+    gated = assess() if tools.judge is None else await run_in_threadpool(assess)
+    return gate_response(await service.writer.write(gated))
 
 
 GATE_RESPONSE = TypeAdapter(GateResponse)
