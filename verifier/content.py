@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeGuard
 from weakref import WeakKeyDictionary
 
 from legaldb import StatuteRepository
@@ -59,21 +61,35 @@ def version_index(repo: StatuteRepository, version_id: int) -> QuoteIndex[tuple[
 def keep_version_index(repo: StatuteRepository, version_id: int) -> bool:
     """Make the version's quote index file in repo.derived_dir, as its first check would,
     unless it is there in the current format; True when made (`lexgate db prepare`)."""
-    if repo.derived_dir is None:
+    path = _index_path(repo, version_id)
+    if path is None or _current_index(read_marshalled(path)):
         return False
-    kept = read_marshalled(repo.derived_dir / f"quotes-{version_id}.marshal")
-    if isinstance(kept, tuple) and kept[0] == QUOTE_INDEX_FORMAT:
-        return False
-    _kept_index(repo, version_id)
+    _built_index(repo, version_id, path)
     return True
 
 
 def _kept_index(repo: StatuteRepository, version_id: int) -> QuoteIndex[tuple[ArticleKey, str]]:
-    path = None if repo.derived_dir is None else repo.derived_dir / f"quotes-{version_id}.marshal"
+    path = _index_path(repo, version_id)
     if path is not None:
         kept = read_marshalled(path)
-        if isinstance(kept, tuple) and kept[0] == QUOTE_INDEX_FORMAT:
+        if _current_index(kept):
             return QuoteIndex.from_plain(kept[1])
+    return _built_index(repo, version_id, path)
+
+
+def _index_path(repo: StatuteRepository, version_id: int) -> Path | None:
+    return None if repo.derived_dir is None else repo.derived_dir / f"quotes-{version_id}.marshal"
+
+
+def _current_index(kept: object) -> TypeGuard[tuple[Any, ...]]:
+    """Whether a quote index file's value is in the current format (not missing, corrupt or old)."""
+    return isinstance(kept, tuple) and bool(kept) and kept[0] == QUOTE_INDEX_FORMAT
+
+
+def _built_index(
+    repo: StatuteRepository, version_id: int, path: Path | None
+) -> QuoteIndex[tuple[ArticleKey, str]]:
+    """The version's quote index built from its articles, and kept in path when given."""
     index = QuoteIndex(
         (((a.info.number, a.info.suffix), a.info.label), a.text)
         for a in repo.articles_text(version_id)
