@@ -22,9 +22,9 @@ from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
 from legaldb.snapshot import read_marshalled, write_marshalled
 from verifier.memo import recall
-from verifier.models import FoundIn, NumberConflict, QuoteCheck, QuoteScore, Recital
+from verifier.models import FoundIn, NumberConflict, QuoteCheck, Recital
 from verifier.numbers import number_conflicts
-from verifier.quotes import QuoteIndex, compare_quote, quote_similarity
+from verifier.quotes import Comparison, QuoteIndex, compared, quote_similarity
 
 NO_QUOTE = QuoteCheck("none")
 FOUND_IN_LIMIT = 3
@@ -116,7 +116,7 @@ def located(repo: StatuteRepository, version_id: int, quote: str, limit: int) ->
 def _locate(
     repo: StatuteRepository,
     recital: Recital,
-    cited_score: QuoteScore,
+    cited_score: Comparison,
     law: LawInfo,
     version: VersionInfo,
     other_laws: Iterable[tuple[LawInfo, VersionInfo]],
@@ -170,9 +170,9 @@ def check_quote(
 
 
 @lru_cache(maxsize=8192)
-def compare_memoised(quote: str, article_text: str) -> QuoteScore:
-    """compare_quote, memoised: real answers repeat the same recitations."""
-    return compare_quote(quote, article_text)
+def compare_memoised(quote: str, article_text: str) -> Comparison:
+    """compare_quote (its Comparison), memoised: real answers repeat the same recitations."""
+    return compared(quote, article_text)
 
 
 @lru_cache(maxsize=8192)

@@ -208,7 +208,7 @@ def _prepare(article_text: str) -> _PreparedArticle:
 _prepare_article = lru_cache(maxsize=16384)(_prepare)
 
 
-def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> QuoteScore:
+def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> Comparison:
     """Score prepared quote variants (raw, normalised) against a prepared article."""
     best_variant, best = variants[0][0], _Span(0.0, 0, -1, 0)
     for raw, normalised in variants:
@@ -217,20 +217,56 @@ def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> Qu
             best_variant, best = raw, span
             if best.score == 1.0:
                 break  # no variant scores higher
-    return _scored(best_variant, best, article)
+    return Comparison(best_variant, best, article)
+
+
+class Comparison:
+    """A quote compared with an article: `compare_quote`'s QuoteScore (`as_score`), with the
+    clause support made only when it is first asked for. The verdict needs it only for a score
+    between PARTIAL_SCORE and MATCH_SCORE, and the checks ask for a score or verdict far more
+    often than for the support (509 of the 3,615 comparisons of the flzx batch need it)."""
+
+    __slots__ = ("_article", "_span", "_support", "_variant", "matched", "score", "verdict")
+
+    def __init__(self, best_variant: str, best: _Span, article: _PreparedArticle) -> None:
+        self._variant, self._span, self._article = best_variant, best, article
+        self._support: float | None = None
+        raw = best.score
+        if raw >= MATCH_SCORE:
+            self.verdict: QuoteVerdict = "match"
+        elif raw < PARTIAL_SCORE:
+            self.verdict = "mismatch"
+        else:
+            self.verdict = _verdict(raw, self._clause_support())
+        self.score: float = round(raw, 4)
+        self.matched: str = "".join(article.raw_sentences[best.first : best.last + 1]).strip()
+
+    def _clause_support(self) -> float:
+        support = self._support
+        if support is None:
+            support = self._support = _support(self._variant, self._article.text)
+        return support
+
+    @property
+    def support(self) -> float:
+        """`QuoteScore.support`: the share of the quote found in the article, clause by clause."""
+        return round(self._clause_support(), 4)
+
+    def as_score(self) -> QuoteScore:
+        """The comparison as `compare_quote` reports it."""
+        text, best = self._article.text, self._span
+        return QuoteScore(
+            verdict=self.verdict,
+            score=self.score,
+            support=self.support,
+            coverage=round(best.length / len(text), 4) if text else 0.0,
+            matched=self.matched,
+        )
 
 
 def _scored(best_variant: str, best: _Span, article: _PreparedArticle) -> QuoteScore:
     """The score of the variant whose best run of sentences is `best`."""
-    support = _support(best_variant, article.text)
-    verdict = _verdict(best.score, support)
-    return QuoteScore(
-        verdict=verdict,
-        score=round(best.score, 4),
-        support=round(support, 4),
-        coverage=round(best.length / len(article.text), 4) if article.text else 0.0,
-        matched="".join(article.raw_sentences[best.first : best.last + 1]).strip(),
-    )
+    return Comparison(best_variant, best, article).as_score()
 
 
 @lru_cache(maxsize=16384)
@@ -248,6 +284,11 @@ def quote_keys(quote: str) -> tuple[str, ...]:
 
 def compare_quote(quote: str, article_text: str) -> QuoteScore:
     """Compare a quoted recitation with an article's text; an empty side is a mismatch."""
+    return compared(quote, article_text).as_score()
+
+
+def compared(quote: str, article_text: str) -> Comparison:
+    """`compare_quote` with the clause support made when asked for (`Comparison`)."""
     return _score(_prepare_quote(quote), _prepare_article(article_text))
 
 

@@ -61,13 +61,12 @@ from verifier.models import (
     Difference,
     FoundIn,
     QuoteCheck,
-    QuoteScore,
     Recital,
     Support,
     SupportVerdict,
 )
 from verifier.numbers import number_conflicts
-from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE, quote_keys, quote_similarity
+from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE, Comparison, quote_keys, quote_similarity
 from verifier.textnorm_quote import normalize_for_compare
 
 STOCK_PHRASES: tuple[str, ...] = (
@@ -152,7 +151,7 @@ def item_passages(article_text: str) -> tuple[str, ...]:
     return tuple(passages)
 
 
-def _best_passage(quote: str, article_text: str) -> QuoteScore:
+def _best_passage(quote: str, article_text: str) -> Comparison:
     best = compare_memoised(quote, article_text)
     if best.score >= SUPPORTS_SCORE:
         return best
@@ -331,7 +330,7 @@ def _defines_its_term(quote: str, article_text: str) -> bool:
     }
 
 
-def _stock_only(passage: QuoteScore, grams: Iterable[str], article_text: str) -> Support:
+def _stock_only(passage: Comparison, grams: Iterable[str], article_text: str) -> Support:
     """Content made of stock phrases and the law's common words states no rule of its own: it
     never supports. It is unknown when the article says as much (对方应当承担违约责任 under an
     article on 违约责任: its few own words are there, or the wording is close), unsupported when
@@ -344,7 +343,7 @@ def _stock_only(passage: QuoteScore, grams: Iterable[str], article_text: str) ->
 
 def _support(
     verdict: SupportVerdict,
-    passage: QuoteScore,
+    passage: Comparison,
     coverage: float | None,
     best_other: float | None,
     differences: tuple[Difference, ...],

@@ -129,6 +129,20 @@ def test_verdicts(quote: str, article: str, verdict: str) -> None:
     assert compare_quote(quote, article).verdict == verdict
 
 
+@pytest.mark.parametrize(
+    ("quote", "article", "verdict"), [c[1:] for c in VERDICTS], ids=[c[0] for c in VERDICTS]
+)
+def test_a_comparison_makes_its_clause_support_only_for_what_needs_it(
+    quote: str, article: str, verdict: str
+) -> None:
+    """The verdict made without the clause support (outside PARTIAL_SCORE..MATCH_SCORE) is
+    the one the support gives; the support made when asked is compare_quote's."""
+    compared = quotes.compared(quote, article)
+    support = quotes._support(compared._variant, compared._article.text)
+    assert compared.verdict == quotes._verdict(compared._span.score, support) == verdict
+    assert compared.support == round(support, 4) == compare_quote(quote, article).support
+
+
 def test_score_details() -> None:
     result = compare_quote(LABOR_82_SECOND, LABOR_CONTRACT_82)
     assert result.score == 1.0
