@@ -99,6 +99,13 @@ JUDGED_PER_REPOSITORY = 8192  # memoised verdicts (a few hundred bytes each)
 CONDITION_FOUND = 80  # partial_ratio (0-100) at which a condition clause counts as stated
 
 _JUDGED: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple, Support]] = WeakKeyDictionary()
+# Memoised coverages (a share per article holding any of the content: a few KB each); the
+# repeats come from the same answer, one recitation stated for several articles.
+COVERED_PER_REPOSITORY = 256
+_COVERED: WeakKeyDictionary[
+    StatuteRepository,
+    OrderedDict[tuple[int, str], tuple[list[str], dict[tuple[ArticleKey, str], float] | None]],
+] = WeakKeyDictionary()
 _STOCK = kept_pattern("|".join(sorted(STOCK_PHRASES, key=len, reverse=True)))
 _LIST_LEAD = kept_pattern(r"有?下列[^，,。；;：:、\n]{0,15}")
 _ITEM_LINE = kept_pattern(r"^\s*[（(][一二三四五六七八九十]{1,3}[）)]\s*")
@@ -224,13 +231,9 @@ def _judge(
     coverage: float | None = None
     best_other: float | None = None
     if passage.score < VERBATIM_SCORE:
-        index = version_index(repo, version.id)
-        # Enough distinctive bigrams? is_common is asked until MIN_CONTENT_BIGRAMS are found
-        # (it was a sixth of support asked of every bigram); coverage ignores the common ones.
-        distinctive = list(islice(filterfalse(index.is_common, grams), MIN_CONTENT_BIGRAMS))
-        if len(distinctive) < MIN_CONTENT_BIGRAMS:
+        distinctive, shares = _covered(repo, version.id, quote, grams)
+        if shares is None:
             return _stock_only(passage, distinctive, article_text)
-        _, shares = index.coverage(grams)
         cited = (number, suffix or None)
         article = repo.article(version.id, number, suffix)
         label = article.label if article is not None else ""  # "": no label, the keys walked
@@ -272,6 +275,27 @@ def _judge(
     # A text another version of the article holds better is that version's wording: partly.
     verdict: SupportVerdict = "supports" if faithful and not (differences or clear) else "partly"
     return _support(verdict, passage, coverage, best_other, differences, clear)
+
+
+def _covered(
+    repo: StatuteRepository, version_id: int, quote: str, grams: frozenset[str]
+) -> tuple[list[str], dict[tuple[ArticleKey, str], float] | None]:
+    """The content's distinctive bigrams in the version (the first MIN_CONTENT_BIGRAMS found)
+    and, when it has that many, each article's share of its weight (`QuoteIndex.coverage`);
+    None when it has fewer. Memoised per repository by version and quote (grams are the
+    quote's): one recitation stated for several articles (第十九条、第二十条规定：…) is covered
+    once (2,398 distinct of the 2,940 coverages of the flzx answers)."""
+
+    def computed() -> tuple[list[str], dict[tuple[ArticleKey, str], float] | None]:
+        index = version_index(repo, version_id)
+        # Enough distinctive bigrams? is_common is asked until MIN_CONTENT_BIGRAMS are found
+        # (it was a sixth of support asked of every bigram); coverage ignores the common ones.
+        distinctive = list(islice(filterfalse(index.is_common, grams), MIN_CONTENT_BIGRAMS))
+        if len(distinctive) < MIN_CONTENT_BIGRAMS:
+            return distinctive, None
+        return distinctive, index.coverage(grams)[1]
+
+    return recall(_COVERED, repo, (version_id, quote), COVERED_PER_REPOSITORY, computed)
 
 
 def _cited_and_top_other(

@@ -34,6 +34,7 @@ classifying = importlib.import_module("verifier.classify")
 def _forget(repo: StatuteRepository) -> None:
     content._LOCATED.pop(repo, None)
     support._JUDGED.pop(repo, None)
+    support._COVERED.pop(repo, None)
     checking._HELD.pop(repo, None)
     classifying._FACTS.pop(repo, None)
     numbers._quantities.cache_clear()
@@ -52,12 +53,14 @@ def test_warm_and_evicting_checks_equal_cold_ones(
 
     monkeypatch.setattr(content, "LOCATIONS_PER_REPOSITORY", 5)
     monkeypatch.setattr(support, "JUDGED_PER_REPOSITORY", 5)
+    monkeypatch.setattr(support, "COVERED_PER_REPOSITORY", 5)
     monkeypatch.setattr(checking, "CLASSIFIED_PER_REPOSITORY", 5)
     monkeypatch.setattr(classifying, "FACTS_PER_REPOSITORY", 5)
     _forget(statute_repository)
     assert _results(statute_repository, answers) == cold  # evicting all the time
     assert len(content._LOCATED[statute_repository]) == 5
     assert len(support._JUDGED[statute_repository]) == 5
+    assert len(support._COVERED[statute_repository]) == 5
     assert len(classifying._FACTS[statute_repository]) == 5
 
 
