@@ -32,7 +32,12 @@ _UPPER = frozenset(
     | {"最多", "最高"}
 )
 _SUFFIX_BOUNDS = frozenset({"以上", "以下", "以内", "之内", "内"})
-_PREFIX_BOUNDS = "|".join(sorted((_LOWER | _UPPER) - _SUFFIX_BOUNDS, key=len, reverse=True))
+# Longest first, then in code point order: the same pattern text in every process (by length
+# alone, ties came in the set's order, which the string hash seed changes, so the program
+# `kept_pattern` keeps under the pattern's text was missed, compiled and kept again by nearly
+# every process). Words of one length cannot both match at one place: the order of ties
+# changes no match.
+_PREFIX_BOUNDS = "|".join(sorted((_LOWER | _UPPER) - _SUFFIX_BOUNDS, key=lambda w: (-len(w), w)))
 
 # Every character a quantity can start with: a numeral, 双, 半, or a bound word written before.
 _STARTS = "".join(sorted({word[0] for word in (_LOWER | _UPPER) - _SUFFIX_BOUNDS}))

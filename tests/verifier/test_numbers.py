@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -186,3 +189,20 @@ def test_real_article_never_conflicts_with_itself(name: str) -> None:
     article = REAL_ARTICLES[name]
     for sentence in re.split(r"[。；\n]", article):
         assert number_conflicts(sentence, article) == []
+
+
+def test_the_quantity_pattern_is_the_same_text_in_every_process() -> None:
+    """The pattern's text (the key under which its compiled program is kept for the next
+    process) does not depend on the string hash seed."""
+    script = "import verifier.numbers as n; print(n._QUANTITY.pattern, end='')"
+    texts = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(1, 5)
+    }
+    assert len(texts) == 1
