@@ -33,6 +33,7 @@ from legaldb.models import (
 from textnorm import normalize_name, strip_prc_prefix
 from textnorm.kept import kept_pattern
 from textnorm.names import PRC_PREFIX
+from textnorm.slotted import filler
 
 _LEVEL_RANK = {level: rank for rank, level in enumerate(LEVELS)}
 ArticleRow = tuple[int, int, str | None, str, bool, tuple[int, ...], tuple[str, ...]]
@@ -660,27 +661,6 @@ class Lookups:
         return timeline
 
 
-def _filler(cls: type) -> Any:
-    """A subclass of the frozen slots dataclass cls, for making its instances cheaply: one is
-    called with no arguments, filled by ordinary attribute stores (its __setattr__ is
-    object's, not the dataclass's frozen one, which a store would call) and given cls as its
-    __class__. It adds no slot, so the two layouts are one and Python checks the assignment
-    in a few comparisons (a twin class of the same slots, `textnorm.slotted.slot_twin`, had
-    its slot names compared at every assignment: a third of the cost of making an answer).
-    What is made is an instance of cls, nothing else: equality, hash, repr and immutability
-    are cls's own."""
-    return type(
-        f"_{cls.__name__}Filler",
-        (cls,),
-        {
-            "__slots__": (),
-            "__init__": object.__init__,
-            "__setattr__": object.__setattr__,
-            "__delattr__": object.__delattr__,
-        },
-    )
-
-
-# The answers of the hot path are made through fillers (above).
-_LookupFiller = _filler(Lookup)
-_ArticleInfoFiller = _filler(ArticleInfo)
+# The answers of the hot path are made through fillers (`textnorm.slotted.filler`).
+_LookupFiller = filler(Lookup)
+_ArticleInfoFiller = filler(ArticleInfo)

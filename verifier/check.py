@@ -21,10 +21,12 @@ from verifier.models import (
     STATUSES,
     CheckResult,
     QuoteCheck,
-    Recital,
     Resolved,
     Summary,
     Verdict,
+    new_recital,
+    new_summary,
+    new_verdict,
 )
 from verifier.support import judge_support
 
@@ -101,7 +103,7 @@ def check_citations(
             quote = citation.quote.text if citation.quote else None
             number = k.article.number if k.article else citation.article
             suffix = k.article.suffix if k.article else citation.article_suffix
-            recital = Recital(quote, article_text, k.law, k.version, number, suffix)
+            recital = new_recital(quote, article_text, k.law, k.version, number, suffix)
             quote_check = check_quote(
                 repo,
                 recital,
@@ -128,7 +130,7 @@ def check_citations(
             facts = replace(facts, recited_version=quote_check.found_in[0].version_label,
                             recited_article=quote_check.found_in[0].article_label)  # fmt: skip
         verdicts.append(
-            Verdict(citation, status, reason, facts, resolved, quote_check, conflicts, support)
+            new_verdict(citation, status, reason, facts, resolved, quote_check, conflicts, support)
         )
     return CheckResult(as_of.isoformat(), tuple(verdicts), summarize(verdicts))
 
@@ -138,10 +140,10 @@ def summarize(verdicts: Sequence[Verdict]) -> Summary:
     counts = dict.fromkeys(STATUSES, 0)
     for verdict in verdicts:
         counts[verdict.status] += 1
-    return Summary(
-        total=len(verdicts),
-        verified=counts["verified"],
-        deprecated=counts["deprecated"],
-        not_yet_effective=counts["notYetEffective"],
-        unverified=counts["unverified"],
+    return new_summary(
+        len(verdicts),
+        counts["verified"],
+        counts["deprecated"],
+        counts["notYetEffective"],
+        counts["unverified"],
     )

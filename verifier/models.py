@@ -7,6 +7,7 @@ from typing import Literal
 
 from extractor.models import Citation
 from legaldb.models import LawInfo, VersionInfo
+from textnorm.slotted import filler
 
 # --- Content checks: quotes (verifier.quotes) and numbers (verifier.numbers) ---
 
@@ -252,3 +253,117 @@ class CheckResult:
     as_of: str
     verdicts: tuple[Verdict, ...]
     summary: Summary
+
+
+# --- Made in bulk: a batch check makes a Recital, a Verdict and a quantity or a support verdict
+# for most of its citations. A frozen dataclass's __init__ sets each field through
+# object.__setattr__ (3.4 µs for a Verdict); these make the same objects by plain stores into a
+# filler subclass (`textnorm.slotted.filler`, 0.5 µs), every field given in the fields' order.
+
+_RecitalFiller = filler(Recital)
+_VerdictFiller = filler(Verdict)
+_SupportFiller = filler(Support)
+_QuantityFiller = filler(Quantity)
+_SummaryFiller = filler(Summary)
+
+
+def new_recital(
+    quote: str | None,
+    article_text: str | None,
+    law: LawInfo | None,
+    version: VersionInfo | None,
+    number: int,
+    suffix: str | None,
+) -> Recital:
+    """Recital(quote, article_text, law, version, number, suffix)."""
+    made = _RecitalFiller()
+    made.quote = quote
+    made.article_text = article_text
+    made.law = law
+    made.version = version
+    made.number = number
+    made.suffix = suffix
+    made.__class__ = Recital
+    recital: Recital = made
+    return recital
+
+
+def new_verdict(
+    citation: Citation,
+    status: Status,
+    reason: Reason,
+    facts: Facts,
+    resolved: Resolved | None,
+    quote_check: QuoteCheck,
+    number_conflicts: tuple[NumberConflict, ...],
+    support: Support,
+) -> Verdict:
+    """Verdict(citation, status, reason, facts, resolved, quote_check, number_conflicts,
+    support)."""
+    made = _VerdictFiller()
+    made.citation = citation
+    made.status = status
+    made.reason = reason
+    made.facts = facts
+    made.resolved = resolved
+    made.quote_check = quote_check
+    made.number_conflicts = number_conflicts
+    made.support = support
+    made.__class__ = Verdict
+    verdict: Verdict = made
+    return verdict
+
+
+def new_support(
+    verdict: SupportVerdict,
+    evidence: str,
+    score: float | None,
+    coverage: float | None,
+    best_other: float | None,
+    differences: tuple[Difference, ...],
+    found_in: tuple[FoundIn, ...],
+) -> Support:
+    """Support(verdict, evidence, score, coverage, best_other, differences, found_in)."""
+    made = _SupportFiller()
+    made.verdict = verdict
+    made.evidence = evidence
+    made.score = score
+    made.coverage = coverage
+    made.best_other = best_other
+    made.differences = differences
+    made.found_in = found_in
+    made.__class__ = Support
+    support: Support = made
+    return support
+
+
+def new_quantity(
+    kind: QuantityKind, value: float, unit: str, surface: str, start: int, end: int, bound: str
+) -> Quantity:
+    """Quantity(kind, value, unit, surface, start, end, bound)."""
+    made = _QuantityFiller()
+    made.kind = kind
+    made.value = value
+    made.unit = unit
+    made.surface = surface
+    made.start = start
+    made.end = end
+    made.bound = bound
+    made.__class__ = Quantity
+    quantity: Quantity = made
+    return quantity
+
+
+def new_summary(
+    total: int, verified: int, deprecated: int, not_yet_effective: int, unverified: int
+) -> Summary:
+    """Summary(total, verified, deprecated, not_yet_effective, unverified)."""
+    made = _SummaryFiller()
+    made.total = total
+    made.verified = verified
+    made.deprecated = deprecated
+    made.not_yet_effective = not_yet_effective
+    made.unverified = unverified
+    made.__class__ = Summary
+    summary: Summary = made
+    return summary

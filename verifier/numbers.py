@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from textnorm import NumeralError, cn_to_int
 from textnorm.kept import kept_pattern
-from verifier.models import NumberConflict, Quantity, QuantityKind
+from verifier.models import NumberConflict, Quantity, QuantityKind, new_quantity
 
 _CN = "零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟"
 _NUM = rf"(?:\d+(?:,\d{{3}})*(?:\.\d+)?[十百千万亿]*|[{_CN}]+)"
@@ -185,7 +185,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             continue
         kind, value, unit = classified
         bound = match.group("pre") or match.group("post") or ""
-        quantity = Quantity(kind, value, unit, match.group(), match.start(), match.end(), bound)
+        quantity = new_quantity(kind, value, unit, match.group(), match.start(), match.end(), bound)
         low = _bare_range_low(text, quantity)
         found.extend([low, quantity] if low else [quantity])
     return tuple(found)

@@ -64,6 +64,7 @@ from verifier.models import (
     Recital,
     Support,
     SupportVerdict,
+    new_support,
 )
 from verifier.numbers import number_conflicts
 from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE, Comparison, quote_keys, quote_similarity
@@ -373,12 +374,7 @@ def _support(
     differences: tuple[Difference, ...],
     found_in: tuple[FoundIn, ...],
 ) -> Support:
-    return Support(
-        verdict=verdict,
-        evidence=passage.matched,
-        score=round(passage.score, 4),
-        coverage=coverage,
-        best_other=best_other,
-        differences=differences,
-        found_in=found_in,
-    )
+    return new_support(
+        verdict, passage.matched, round(passage.score, 4), coverage, best_other, differences,
+        found_in,
+    )  # fmt: skip
