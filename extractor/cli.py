@@ -94,7 +94,16 @@ def _print_citations(stream: TextIO, jsonl: bool, lexicon: Lexicon | None) -> No
         payload = {"citations": [c.to_json() for c in citations]}
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
-    for record_id, text in _jsonl_records(stream):
-        citations = extract(text, lexicon)
-        line = {"id": record_id, "citations": [c.to_json() for c in citations]}
-        typer.echo(json.dumps(line, ensure_ascii=False))
+    from extractor.jsontext import citations_line
+
+    # Each line is written as json.dumps writes its JSON (extractor.jsontext), to the stream
+    # typer.echo writes to, but flushed only when the answers come from standard input.
+    out = typer.get_text_stream("stdout")
+    piped = stream is sys.stdin
+    try:
+        for record_id, text in _jsonl_records(stream):
+            out.write(f"{citations_line(record_id, extract(text, lexicon))}\n")
+            if piped:
+                out.flush()
+    finally:
+        out.flush()

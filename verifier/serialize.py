@@ -6,11 +6,10 @@ import json
 import math
 from collections.abc import Callable
 from functools import partial
-from json.encoder import encode_basestring
 from operator import attrgetter
 from typing import Any
 
-from extractor.models import Citation, Span
+from extractor.jsontext import citation_members, json_int, json_str
 from verifier.models import (
     CheckResult,
     Facts,
@@ -273,12 +272,12 @@ def _resolved_text(resolved: Resolved | None, with_text: bool) -> str:
     """`_encode(_resolved_json(resolved, with_text))`, written field by field."""
     if resolved is None:
         return "null"
-    text = f', "article_text": {_text(resolved.article_text)}' if with_text else ""
+    text = f', "article_text": {json_str(resolved.article_text)}' if with_text else ""
     return (
-        f'{{"law": {_text(resolved.law)}, "version_label": {_text(resolved.version_label)}, '
-        f'"effective_from": {_text(resolved.effective_from)}, '
-        f'"effective_to": {_text(resolved.effective_to)}, '
-        f'"article_label": {_text(resolved.article_label)}{text}}}'
+        f'{{"law": {json_str(resolved.law)}, "version_label": {json_str(resolved.version_label)}, '
+        f'"effective_from": {json_str(resolved.effective_from)}, '
+        f'"effective_to": {json_str(resolved.effective_to)}, '
+        f'"article_label": {json_str(resolved.article_label)}{text}}}'
     )
 
 
@@ -293,9 +292,9 @@ def _support_text(support: Support) -> str:
     is None, or an empty tuple, left out as `_plain_present` leaves it out)."""
     if support.verdict == "unknown":
         return '{"verdict": "unknown"}'
-    members = [f'"verdict": {_text(support.verdict)}']
+    members = [f'"verdict": {json_str(support.verdict)}']
     if support.evidence is not None:
-        members.append(f'"evidence": {_text(support.evidence)}')
+        members.append(f'"evidence": {json_str(support.evidence)}')
     if support.score is not None:
         members.append(f'"score": {_number(support.score)}')
     if support.coverage is not None:
@@ -319,7 +318,7 @@ def verdict_text(verdict: Verdict, *, with_text: bool = True) -> str:
         _STATUS_TEXT[verdict.status, verdict.reason] = status
     conflicts = verdict.number_conflicts
     return (
-        f"{{{_citation_members(verdict.citation, with_text)}, {status}, "
+        f"{{{citation_members(verdict.citation, with_text)}, {status}, "
         f'"facts": {_kept_text(_FACTS_TEXT[with_text], verdict.facts, _FACTS_WRITERS[with_text])}, '
         f'"resolved": '
         f"{_kept_text(_RESOLVED_TEXT[with_text], verdict.resolved, _RESOLVED_WRITERS[with_text])}, "
@@ -329,56 +328,21 @@ def verdict_text(verdict: Verdict, *, with_text: bool = True) -> str:
     )
 
 
-def _citation_members(c: Citation, with_text: bool) -> str:
-    """The members of `_encode(_citation_fields(verdict, with_text))` (what is inside its
-    braces), written field by field: the keys of `Citation.to_json` in its order, each value as
-    json writes it. A sixth of the time of the dict made and encoded; the tests compare the two
-    over real answers and generated citations."""
-    return (
-        f'"surface": {_text(c.surface)}, "start": {_integer(c.start)}, '
-        f'"end": {_integer(c.end)}, "law_as_written": {_text(c.law_as_written)}, '
-        f'"law": {_text(c.law)}, "implicit": {_boolean(c.implicit)}, '
-        f'"article": {_integer(c.article)}, "article_suffix": {_text(c.article_suffix)}, '
-        f'"paragraph": {_integer(c.paragraph)}, "item": {_integer(c.item)}, '
-        f'"quote": {_span_text(c.quote, with_text)}, "range": {_boolean(c.range)}, '
-        f'"version_hint": {_text(c.version_hint)}, '
-        f'"claim": {_span_text(c.claim, with_text)}'
-    )
-
-
 def _quote_check_text(quote_check: QuoteCheck) -> str:
     """`_encode(_quote_check_json(quote_check))`, written field by field."""
     found_in = ", ".join(
         [
-            f'{{"law": {_text(place.law)}, '
-            f'"article_label": {_text(place.article_label)}, '
-            f'"version_label": {_text(place.version_label)}, '
-            f'"score": {_number(place.score)}, "where": {_text(place.where)}}}'
+            f'{{"law": {json_str(place.law)}, '
+            f'"article_label": {json_str(place.article_label)}, '
+            f'"version_label": {json_str(place.version_label)}, '
+            f'"score": {_number(place.score)}, "where": {json_str(place.where)}}}'
             for place in quote_check.found_in
         ]
     )
     return (
-        f'{{"verdict": {_text(quote_check.verdict)}, '
+        f'{{"verdict": {json_str(quote_check.verdict)}, '
         f'"score": {_number(quote_check.score)}, "found_in": [{found_in}]}}'
     )
-
-
-def _text(value: str | None) -> str:
-    """A str (or None) as json writes it; anything else through json's encoder."""
-    if type(value) is str:
-        return encode_basestring(value)
-    return "null" if value is None else _encode(value)
-
-
-def _integer(value: int | None) -> str:
-    """An int (or None) as json writes it; anything else through json's encoder."""
-    if type(value) is int:
-        return repr(value)  # int.__repr__, as the type is int (repr is the cheaper call)
-    return "null" if value is None else _encode(value)
-
-
-def _boolean(value: bool) -> str:
-    return "true" if value is True else "false" if value is False else _encode(value)
 
 
 def _number(value: float | None) -> str:
@@ -386,16 +350,6 @@ def _number(value: float | None) -> str:
     if type(value) is float and math.isfinite(value):
         return repr(value)  # float.__repr__, as the type is float
     return "null" if value is None else _encode(value)
-
-
-def _span_text(span: Span | None, with_text: bool) -> str:
-    """`Span.to_json` as json writes it (without text: its start and end only)."""
-    if span is None:
-        return "null"
-    place = f'"start": {_integer(span.start)}, "end": {_integer(span.end)}'
-    if with_text:
-        return f'{{"text": {_text(span.text)}, {place}}}'
-    return f"{{{place}}}"
 
 
 def result_line(item_id: Any, result: CheckResult, *, with_text: bool = True) -> str:
@@ -411,8 +365,8 @@ def result_line(item_id: Any, result: CheckResult, *, with_text: bool = True) ->
 def _summary_text(summary: Summary) -> str:
     """`_encode(summary_to_json(summary))`, written field by field."""
     return (
-        f'{{"total": {_integer(summary.total)}, "verified": {_integer(summary.verified)}, '
-        f'"deprecated": {_integer(summary.deprecated)}, '
-        f'"notYetEffective": {_integer(summary.not_yet_effective)}, '
-        f'"unverified": {_integer(summary.unverified)}, "line": {_text(summary_line(summary))}}}'
+        f'{{"total": {json_int(summary.total)}, "verified": {json_int(summary.verified)}, '
+        f'"deprecated": {json_int(summary.deprecated)}, '
+        f'"notYetEffective": {json_int(summary.not_yet_effective)}, '
+        f'"unverified": {json_int(summary.unverified)}, "line": {json_str(summary_line(summary))}}}'
     )
