@@ -75,6 +75,16 @@ def fresh_sqlite_snapshot(
     snapshot in cache_dir is fresh, read without SQLAlchemy: its import alone costs more than
     the whole rest of loading the snapshot. None for another URL, a database that cannot be
     read (`load` then says why), or a missing or stale snapshot."""
+    stamp = sqlite_stamp(url)
+    if stamp is None:
+        return None
+    loaded = read_snapshot(snapshot_path(cache_dir, url), stamp)
+    return None if loaded is None else (*loaded, derived_dir(cache_dir, stamp))
+
+
+def sqlite_stamp(url: str) -> Stamp | None:
+    """The content stamp of the SQLite file at `url`, read through sqlite3; None for another
+    URL or a database that cannot be read."""
     match = _SQLITE_FILE.fullmatch(url)
     if match is None or not os.path.isfile(match["path"]):
         return None
@@ -83,11 +93,9 @@ def fresh_sqlite_snapshot(
         with contextlib.closing(
             sqlite3.connect(uri, uri=True, timeout=SQLITE_BUSY_TIMEOUT_S)
         ) as connection:
-            stamp = content_stamp(lambda sql: connection.execute(sql).fetchall())
+            return content_stamp(lambda sql: connection.execute(sql).fetchall())
     except sqlite3.Error:
         return None
-    loaded = read_snapshot(snapshot_path(cache_dir, url), stamp)
-    return None if loaded is None else (*loaded, derived_dir(cache_dir, stamp))
 
 
 def derived_dir(cache_dir: Path, stamp: Stamp) -> Path:

@@ -226,9 +226,15 @@ def _derivations() -> Derivations:
 
 
 def _load_lexicon() -> Lexicon | None:
-    """The extractor's lexicon: every law name and alias of the statute database."""
-    from verifier import lexicon_of
+    """The extractor's lexicon: every law name and alias of the statute database (the one
+    kept for its content when it is a SQLite file, without loading the statutes)."""
+    from verifier.lexicon import kept_sqlite_lexicon, lexicon_of
 
+    settings = _statute_settings()
+    if settings.cache_dir is not None:
+        kept = kept_sqlite_lexicon(settings.database_url, settings.cache_dir)
+        if kept is not None:
+            return kept
     return lexicon_of(_load_repository())
 
 

@@ -12,6 +12,7 @@ import pytest
 from legaldb import StatuteRepository, make_engine
 from tests.conftest import SHARED_DIR
 from verifier import check, content, lexicon_of, numbers, result_to_json, support
+from verifier.lexicon import kept_sqlite_lexicon
 
 AS_OF = date(2023, 8, 1)
 
@@ -116,3 +117,16 @@ def test_quote_indexes_kept_on_disk_give_the_same_checks(
     assert _results(reading, answers) == built
     assert _results(StatuteRepository.load(engine), answers) == built  # no cache at all
     engine.dispose()
+
+
+def test_the_kept_lexicon_is_read_by_the_content_of_a_sqlite_file(
+    corpus_database_url: str, tmp_path: Path
+) -> None:
+    """kept_sqlite_lexicon reads the lexicon kept for a SQLite file's content without its
+    statute snapshot; None before one is kept, and for a database that is no SQLite file."""
+    assert kept_sqlite_lexicon(corpus_database_url, tmp_path) is None
+    engine = make_engine(corpus_database_url)
+    built = lexicon_of(StatuteRepository.load(engine, tmp_path))  # kept beside the snapshot
+    engine.dispose()
+    kept = kept_sqlite_lexicon(corpus_database_url, tmp_path)
+    assert kept == (built if corpus_database_url.startswith("sqlite") else None)
