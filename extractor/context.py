@@ -94,6 +94,24 @@ def _resolve(name: str, lexicon: Lexicon | None) -> str:
     return (lexicon.resolve(name) if lexicon is not None else None) or name
 
 
+MEMO_LIMIT = 100_000  # written names kept per memo (answers repeat the same few)
+_LAWS_WITHOUT_LEXICON: dict[str, tuple[str, str]] = {}
+
+
+def _written_law(written: str, lexicon: Lexicon | None) -> tuple[str, str]:
+    """(the name as written, markup left out; the law it designates), memoised per lexicon:
+    answers write the same few names over and over."""
+    memo = _LAWS_WITHOUT_LEXICON if lexicon is None else lexicon.written_laws
+    known = memo.get(written)
+    if known is None:
+        name = _without_markup(written)
+        known = (name, _resolve(law_of(name, lexicon), lexicon))
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[written] = known
+    return known
+
+
 def _mention_law(name: str, lexicon: Lexicon | None) -> str | None:
     """The law a lone 《title》 names, if it looks like a statute at all."""
     if not is_law_like(name):
@@ -108,6 +126,7 @@ def _mention_law(name: str, lexicon: Lexicon | None) -> str | None:
 
 def _citations_of_chain(
     text: str,
+    backwards: str,
     run_start: int,
     run: Run,
     law: str | None,
@@ -124,7 +143,7 @@ def _citations_of_chain(
     claim_end = run_start + run.end
     if quote is not None and text[quote.end : quote.end + 1] in _CLOSERS:
         claim_end = max(claim_end, quote.end + 1)
-    claim = find_claim(text, run_start if law_at is None else law_at, claim_end)
+    claim = find_claim(text, backwards, run_start if law_at is None else law_at, claim_end)
     for index, ref in enumerate(run.references):
         article, suffix, paragraph = ref.article, ref.article_suffix, ref.paragraph
         if article is None:  # a 款/项 alone: of the article (and 款) of the member before it
@@ -164,6 +183,7 @@ def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> 
     antecedent_at = -1  # where
     citations: list[Citation] = []
     recitation_ends = [c.start for c in candidates if _ends_recitation(text, c)]
+    backwards = text[::-1] if candidates else ""  # claims and quotes look back in it
     for candidate in candidates:
         if candidate.kind == "mention":
             law = _mention_law(candidate.name or "", lexicon)
@@ -187,17 +207,16 @@ def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> 
             written = mention.text
             if mention.kind == "name" and candidate.name_end is not None:
                 written = text[candidate.start : candidate.name_end]  # the lexicon's boundary
-            written = _without_markup(written)
+            written, law = _written_law(written, lexicon)
             version_hint = mention.version_hint or _version_prefix(text, candidate.start)
-            law = _resolve(law_of(written, lexicon), lexicon)
         after = candidate.run_start + run.end
         following = bisect_right(recitation_ends, after)
         limit = recitation_ends[following] if following < len(recitation_ends) else len(text)
-        quote = find_quote(text, after, limit, candidate.start)
+        quote = find_quote(text, backwards, after, limit, candidate.start)
         law_at = None if mention is None else candidate.start + mention.start
         citations.extend(
             _citations_of_chain(
-                text, candidate.run_start, run, law, law_at, written, version_hint, quote
+                text, backwards, candidate.run_start, run, law, law_at, written, version_hint, quote
             )
         )
         if law is not None:

@@ -61,6 +61,9 @@ class Lexicon:
     _tail_lengths: dict[str, tuple[int, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )  # last two characters → lengths of the keys ending with them, longest first (lazy)
+    written_laws: dict[str, tuple[str, str]] = field(
+        default_factory=dict, compare=False, repr=False
+    )  # memo of extractor.context's reading of a written name: (the name, its law)
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, str]) -> Lexicon:
@@ -118,6 +121,11 @@ class Lexicon:
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and normalize_name(name) in self.names
+
+    def forget(self) -> None:
+        """Empty the memos of names met so far (a benchmark's cold pass starts from none)."""
+        self._resolved.clear()
+        self.written_laws.clear()
 
     def resolve(self, name: str) -> str | None:
         """The canonical name of a written name, trying with and without the PRC prefix."""

@@ -112,8 +112,11 @@ def _closing(text: str, open_at: int, limit: int) -> int | None:
     return None
 
 
-def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -> Quote | None:
-    """The content an answer gives for the citation ending at `after`, not past `limit`.
+def find_quote(
+    text: str, backwards: str, after: int, limit: int, cited_at: int | None = None
+) -> Quote | None:
+    """The content an answer gives for the citation ending at `after`, not past `limit`;
+    `backwards` is the text reversed (`text[::-1]`, made once per answer).
 
     `cited_at` is where the citation (with its law) starts: after 按照/依照 a "，" opens the
     answer's instruction, not the article's text. After "，" a recitation is one sentence
@@ -155,9 +158,10 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
         end = comment.start() + (1 if text[comment.start()] in "。！？!?" else 0)
     elif end == limit:
         # The next citation starts here: the recitation ends with the sentence before it.
-        body = _CLAIM_BODY_RE.match(text[start:end][::-1])
-        if body and body.end() < end - start:
-            end -= body.end()
+        size = len(text)
+        body = _CLAIM_BODY_RE.match(backwards, size - end, size - start)
+        if body and body.end() < size - start:
+            end -= body.end() - (size - end)
     if comma:
         first = _SENTENCE_END_RE.search(text, start, end)
         if first and not _RECITAL_SIGNS_RE.search(text, start, first.start()):
@@ -179,12 +183,15 @@ def _continues_as_list(text: str, start: int, comment: re.Match[str], in_list: b
     )
 
 
-def find_claim(text: str, start: int, end: int) -> Span:
+def find_claim(text: str, backwards: str, start: int, end: int) -> Span:
     """The sentence around [start, end): split on 。！？； and line breaks (at most
-    `MAX_CLAIM_SIDE` characters each side, so a text without any stays linear)."""
+    `MAX_CLAIM_SIDE` characters each side, so a text without any stays linear); `backwards`
+    is the text reversed, where the sentence's start is looked for with an anchored match
+    (no slice to reverse per claim)."""
+    size = len(text)
     floor = max(0, start - MAX_CLAIM_SIDE)
-    before = _CLAIM_BODY_RE.match(text[floor:start][::-1])
-    left = start - (before.end() if before else 0)
+    before = _CLAIM_BODY_RE.match(backwards, size - start, size - floor)
+    left = start - (before.end() - (size - start) if before else 0)
     boundary = _CLAIM_END_RE.search(text, end, end + MAX_CLAIM_SIDE)
     right = boundary.start() if boundary else min(len(text), end + MAX_CLAIM_SIDE)
     if right < len(text) and text[right] in "。！？!?":
