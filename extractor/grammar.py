@@ -220,16 +220,18 @@ PARSER = Lark.open(
 # that no other reading is possible; tests/extractor/test_plain_parts.py checks that both
 # give the same parts for random strings of citation pieces.
 _NUM = r"[0-9０-９]+|[零〇一二两三四五六七八九十百千]+"  # the NUM terminal
-_PLAIN_ARTICLE = rf"第({_NUM})条(?:第({_NUM})款)?"  # article: ORD NUM ARTICLE paragraph?
+# article: ORD NUM ARTICLE SUFFIX? paragraph? item? (第五条之一第二款第三项)
+_PLAIN_ARTICLE = rf"第({_NUM})条(之[一二三四五六七八九十]+)?(?:第({_NUM})款)?(?:第({_NUM})项)?"
 _PLAIN_ARTICLE_RE = kept_pattern(_PLAIN_ARTICLE)
 # Members joined by one-character SEPs (or, 或者 and 以及 are left to Lark).
 _PLAIN_RUN_RE = kept_pattern(rf"(?:{_PLAIN_ARTICLE})(?:[、，,和及与](?:{_PLAIN_ARTICLE}))*")
 # A title or quoted name and the spacing after it (WS is ignored), and a bare name: NAME is
-# the whole part when it holds no character that may end it (spacing, a note, 的, 中, a
-# comma or colon, 第) or start another terminal (《》“”", an HTML tag).
+# the whole part when it holds no character that may end it (spacing, a note, a comma or
+# colon, 第; 的 or 中 as its last character: 中华人民共和国刑法 is a NAME, 刑法中 a NAME and a gap)
+# or start another terminal (《》“”", an HTML tag).
 _PLAIN_LAW_RE = kept_pattern(
     r"(?:(?P<title>《[^《》\n]+》)|(?P<quoted>“[^“”\n]+”|\"[^\"\n]+\"))\s*"
-    r"|(?P<name>[^\s《》“”\"第（）()的中，,：:<]+)"
+    r"|(?P<name>[^\s《》“”\"第（）()，,：:<]*[^\s《》“”\"第（）()的中，,：:<])"
 )
 _REF_WORDS = tuple(REF_WORDS.split("|"))
 
@@ -252,19 +254,20 @@ def _plain_law(part: str) -> LawMention | None:
 
 def _plain_run(run: str) -> Run | None:
     """The run as the grammar reads it, where it is a list of plain articles (第N条, with a
-    第M款); None for any other run."""
+    之M, a 第M款 and a 第K项); None for any other run."""
     if _PLAIN_RUN_RE.fullmatch(run) is None:
         return None
     references = []
     for member in _PLAIN_ARTICLE_RE.finditer(run):
-        article, paragraph = member.group(1, 2)
+        article, suffix, paragraph, item = member.group(1, 2, 3, 4)
         references.append(
             Reference(
                 member.start(),
                 member.end(),
                 _numeral(article),
-                None,
+                suffix,
                 None if paragraph is None else _numeral(paragraph),
+                None if item is None else _numeral(item),
             )
         )
     return Run(tuple(references), references[-1].end)

@@ -24,7 +24,7 @@ _LAW_PIECES = [
     *("《", "》", "“", "”", '"', "〈", "〉", " ", "\u3000", "\n", "的", "中", "，", "：", "第"),
     *("（", "）", "(", ")", "<b>", "</b>", "劳动法", "劳动合同", "民法典", "法", "规定", "编"),
     *("合同编", "-", "2018年修正", "以下简称", "若干问题的解释", "实施条例", "总则", "二章"),
-    *("*", "本", "法律", "上述"),
+    *("*", "本", "法律", "上述", "中华人民共和国", "的解释", "中的"),
     *REF_WORDS.split("|"),
 ]
 
@@ -34,9 +34,19 @@ def _joined(pieces: list[str]) -> st.SearchStrategy[str]:
 
 
 def _plain_runs() -> st.SearchStrategy[str]:
+    maybe = st.one_of(st.none(), st.sampled_from(_NUMERALS))
     member = st.tuples(
-        st.sampled_from(_NUMERALS), st.one_of(st.none(), st.sampled_from(_NUMERALS))
-    ).map(lambda pair: f"第{pair[0]}条" + ("" if pair[1] is None else f"第{pair[1]}款"))
+        st.sampled_from(_NUMERALS),
+        st.one_of(st.none(), st.sampled_from(["之一", "之十二", "之百"])),
+        maybe,
+        maybe,
+    ).map(
+        lambda parts: (
+            f"第{parts[0]}条{parts[1] or ''}"
+            + ("" if parts[2] is None else f"第{parts[2]}款")
+            + ("" if parts[3] is None else f"第{parts[3]}项")
+        )
+    )
     return st.lists(
         st.tuples(st.sampled_from(["、", "，", ",", "和", "及", "与"]), member), max_size=4
     ).flatmap(lambda rest: member.map(lambda first: first + "".join(sep + m for sep, m in rest)))
