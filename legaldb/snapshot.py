@@ -21,12 +21,14 @@ import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from legaldb.index import StatuteIndex
-from legaldb.models import Manifest
 from textnorm.marshalled import read_marshalled, write_marshalled
+
+if TYPE_CHECKING:  # imported where a snapshot is read: the stamp and derived files need neither
+    from legaldb.index import StatuteIndex
+    from legaldb.models import Manifest
 
 SNAPSHOT_FORMAT = 8  # raise when the layout of to_plain() or of the stamp changes
 STATUTE_TABLES = ("law", "law_alias", "version", "article", "repeal_event", "correspondence")
@@ -116,6 +118,9 @@ def kept_derived_dir(cache_dir: Path, url: str) -> Path | None:
 
 def read_snapshot(path: Path, stamp: Stamp) -> tuple[StatuteIndex, tuple[Manifest, ...]] | None:
     """The index and manifests kept in `path`, or None when missing, unreadable or stale."""
+    from legaldb.index import StatuteIndex
+    from legaldb.models import Manifest
+
     data = read_marshalled(path)
     if not isinstance(data, dict) or data.get("stamp") != stamp:
         return None

@@ -7,11 +7,14 @@ the checks (classification, quotes, numbers, support and their libraries).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from extractor.lexicon import Lexicon
-from legaldb.repository import StatuteRepository
 from legaldb.snapshot import derived_dir, read_marshalled, sqlite_stamp, write_marshalled
+
+if TYPE_CHECKING:  # not imported by `lexgate extract` reading a kept lexicon
+    from legaldb.repository import StatuteRepository
 
 LEXICON_FORMAT = 1  # raise when Lexicon.to_plain changes
 LEXICON_FILE = "lexicon.marshal"  # in the repository's derived directory
