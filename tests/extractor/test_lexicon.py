@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractor import Lexicon
+from extractor import Lexicon, extract
 from extractor.errors import LexiconError
 
 RESOLVE = [
@@ -118,3 +118,14 @@ def test_from_json_list_and_mapping() -> None:
     """A JSON list of names and a JSON mapping both build a lexicon."""
     assert Lexicon.from_json(["工伤保险条例"]).resolve("工伤保险条例") == "工伤保险条例"
     assert Lexicon.from_json({"工伤条例": "工伤保险条例"}).resolve("工伤条例") == "工伤保险条例"
+
+
+def test_forgetting_the_memos_changes_no_citation(lexicon: Lexicon) -> None:
+    """Lexicon.forget empties the memos of names met; the citations found after it are the
+    same as with the memos filled."""
+    answer = "根据《劳动合同法》第八十二条和劳动法第四十四条，用人单位应当支付工资。"
+    first = extract(answer, lexicon)
+    assert lexicon.written_laws
+    lexicon.forget()
+    assert not lexicon.written_laws
+    assert extract(answer, lexicon) == first
