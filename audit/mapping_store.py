@@ -33,7 +33,13 @@ from audit.errors import (
     SealError,
 )
 from audit.models import MappingEntry
-from audit.private_files import PrivateDatabase, create_private, use_wal, write_private_once
+from audit.private_files import (
+    PrivateDatabase,
+    create_private,
+    insert_rows,
+    use_wal,
+    write_private_once,
+)
 from audit.sealing import KeyRing, Sealed, SealedColumns
 from audit.tables import PSEUDONYM_TABLE, insert_on_conflict
 from legaldb.engine import describe_error
@@ -223,9 +229,9 @@ class MappingStore(_Store):
                 return
         with self._database.write() as writer:
             missing = _not_yet_recorded(writer, wanted)  # another writer may have come first
-            writer.executemany(
-                "INSERT INTO pseudonym_map (pseudonym, kind, raw_id, first_seen) "
-                "VALUES (?, ?, ?, ?)",
+            insert_rows(
+                writer,
+                "INSERT INTO pseudonym_map (pseudonym, kind, raw_id, first_seen)",
                 [(*entry, seen) for entry in missing],
             )
 

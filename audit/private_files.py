@@ -11,12 +11,14 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import quote
 
 PRIVATE_MODE = 0o600
+ROWS_PER_INSERT = 500
+"""At most this many rows in one INSERT statement (SQLite binds at most 32,766 values)."""
 
 
 class SecretHolder:
@@ -76,6 +78,22 @@ def use_wal(connection: sqlite3.Connection, timeout_s: float) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def insert_rows(
+    connection: sqlite3.Connection, head: str, rows: Sequence[tuple[object, ...]], tail: str = ""
+) -> None:
+    """`head VALUES (?, …), (?, …) … tail` for rows (tuples of one width): one statement per
+    ROWS_PER_INSERT rows, where executemany steps once per row. Each step releases the
+    interpreter's lock, and a server's writer thread gets it back from its busy event loop
+    only at the next switch interval."""
+    for start in range(0, len(rows), ROWS_PER_INSERT):
+        chunk = rows[start : start + ROWS_PER_INSERT]
+        marks = "(" + ", ".join("?" * len(chunk[0])) + ")"
+        connection.execute(
+            f"{head} VALUES {', '.join([marks] * len(chunk))} {tail}".rstrip(),
+            [value for row in chunk for value in row],
+        )
 
 
 class PrivateDatabase:

@@ -42,6 +42,16 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _rows_in_one_statement(engine: Engine) -> Engine:
+    """engine, its executemany INSERTs sent as multi-row INSERT … VALUES statements (SQLAlchemy's
+    "insertmanyvalues", which both dialects use only with RETURNING by default): one statement
+    and one round of the driver per table instead of one per row. Each SQLite step and each
+    psycopg call releases the interpreter's lock, and a server's writer thread gets it back from
+    the busy event loop only at the next switch interval (5 ms)."""
+    engine.dialect.use_insertmanyvalues_wo_returning = True
+    return engine
+
+
 def make_engine(url: str | URL, *, echo: bool = False) -> Engine:
     """An engine for url: SQLite with WAL, foreign keys and a busy timeout; or PostgreSQL."""
     parsed = normalize_url(url)
@@ -49,13 +59,15 @@ def make_engine(url: str | URL, *, echo: bool = False) -> Engine:
         ensure_sqlite_dir(parsed)
         engine = sa.create_engine(parsed, echo=echo)
         sa.event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
+        return _rows_in_one_statement(engine)
     # A server that is down or unreachable must fail a request fast (a 503), not hang it:
     # libpq's connect_timeout (seconds) unless the URL sets its own.
     connect_args = (
         {} if "connect_timeout" in parsed.query else {"connect_timeout": PG_CONNECT_TIMEOUT_S}
     )
-    return sa.create_engine(parsed, echo=echo, pool_pre_ping=True, connect_args=connect_args)
+    return _rows_in_one_statement(
+        sa.create_engine(parsed, echo=echo, pool_pre_ping=True, connect_args=connect_args)
+    )
 
 
 def dialect_insert(connection: sa.Connection, table: sa.Table) -> Any:

@@ -39,7 +39,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from audit.errors import SealError
-from audit.private_files import PrivateDatabase, create_private, use_wal
+from audit.private_files import (
+    ROWS_PER_INSERT,
+    PrivateDatabase,
+    create_private,
+    insert_rows,
+    use_wal,
+)
 from audit.sealing import KeyRing, Sealed, SealedColumns
 from audit.tables import insert_on_conflict
 from gate.models import RoundRecord
@@ -246,8 +252,7 @@ class FileRoundStore:
             settlements = yield from self._record(engine, len(answers))
             if any(settlement.changes_round for settlement in settlements):
                 with self._database.write() as connection:
-                    for (session, _), settlement in zip(answers, settlements, strict=True):
-                        self._apply(connection, session, settlement)
+                    self._apply(connection, answers, settlements)
             return
         with self._database.write() as connection:
             for session, expected in answers:
@@ -261,8 +266,7 @@ class FileRoundStore:
                 if row is None or Version(*row) != expected:
                     raise RoundConflict(MOVED_ON, field="attempt")
             settlements = yield from self._record(engine, len(answers))
-            for (session, _), settlement in zip(answers, settlements, strict=True):
-                self._apply(connection, session, settlement)
+            self._apply(connection, answers, settlements)
 
     @staticmethod
     def _record(engine: Engine, count: int) -> Generator[list[Settlement], None, list[Settlement]]:
@@ -277,25 +281,42 @@ class FileRoundStore:
             settlement.recorded = True
         return settlements
 
-    def _apply(self, connection: sqlite3.Connection, session: str, settlement: Settlement) -> None:
-        """Keep or drop the session's round (in the caller's write transaction)."""
+    def _apply(
+        self,
+        connection: sqlite3.Connection,
+        answers: Sequence[tuple[str, Version | None]],
+        settlements: Sequence[Settlement],
+    ) -> None:
+        """Keep or drop the answers' sessions' rounds (in the caller's write transaction): one
+        statement for the rounds dropped, one for those kept (the answers' sessions differ)."""
         moment = datetime.now(UTC)
         if self._expiry.due():
             connection.execute(
                 "DELETE FROM open_round WHERE updated_at < ?",
                 (_expired_before(moment).isoformat(),),
             )
-        if settlement.kept is None:
-            if settlement.forgotten:
-                connection.execute("DELETE FROM open_round WHERE session = ?", (session,))
-            return
-        subject, case_id, record = settlement.kept
-        connection.execute(
-            "INSERT INTO open_round (session, subject, case_id, record, updated_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session) DO UPDATE SET "
-            "subject = excluded.subject, case_id = excluded.case_id, "
-            "record = excluded.record, updated_at = excluded.updated_at",
-            (session, subject, case_id, record.model_dump_json(), moment.isoformat()),
+        forgotten = [
+            session
+            for (session, _), settlement in zip(answers, settlements, strict=True)
+            if settlement.kept is None and settlement.forgotten
+        ]
+        for start in range(0, len(forgotten), ROWS_PER_INSERT):
+            chunk = forgotten[start : start + ROWS_PER_INSERT]
+            connection.execute(
+                f"DELETE FROM open_round WHERE session IN ({', '.join('?' * len(chunk))})", chunk
+            )
+        updated = moment.isoformat()
+        insert_rows(
+            connection,
+            "INSERT INTO open_round (session, subject, case_id, record, updated_at)",
+            [
+                (session, *kept[:2], kept[2].model_dump_json(), updated)
+                for (session, _), settlement in zip(answers, settlements, strict=True)
+                if (kept := settlement.kept) is not None
+            ],
+            "ON CONFLICT (session) DO UPDATE SET subject = excluded.subject, "
+            "case_id = excluded.case_id, record = excluded.record, "
+            "updated_at = excluded.updated_at",
         )
 
     def forget(self, session: str) -> None:

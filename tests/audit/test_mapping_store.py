@@ -23,6 +23,7 @@ from audit.errors import (
 )
 from audit.mapping_store import MappingStore, load_or_create_secret
 from audit.models import MappingEntry, PseudonymKind
+from audit.private_files import ROWS_PER_INSERT
 from audit.pseudonyms import Pseudonymizer
 
 SECRET = b"a deployment secret of 32 bytes!"
@@ -128,6 +129,25 @@ def test_record_many_is_all_or_nothing(tmp_path: Path) -> None:
     assert store.resolve("subj_k1_" + "f" * 32) is None
     store.record_many(batch[:2])
     assert store.resolve("sess_k1_" + "f" * 32) is not None
+
+
+def test_record_many_writes_more_rows_than_one_statement_holds(tmp_path: Path) -> None:
+    """Entries beyond ROWS_PER_INSERT (several INSERT statements), some recorded already: each
+    resolves to its own id, each recorded once."""
+    store = MappingStore(tmp_path / "map.sqlite3")
+    entries = [
+        (f"subj_k1_{i:032x}", "subj", f"subject-{i}") for i in range(2 * ROWS_PER_INSERT + 1)
+    ]
+    store.record_many(entries[::7])
+    store.record_many(entries)
+    for pseudonym, kind, raw_id in entries[::97] + entries[-2:]:
+        entry = store.resolve(pseudonym)
+        assert entry is not None
+        assert (entry.kind, entry.raw_id) == (kind, raw_id)
+    with sqlite3.connect(store.path) as connection:
+        assert connection.execute("SELECT count(*) FROM pseudonym_map").fetchone() == (
+            len(entries),
+        )
 
 
 def test_unknown_pseudonym_resolves_to_none(tmp_path: Path) -> None:
