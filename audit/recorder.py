@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import uuid
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from functools import lru_cache
@@ -23,6 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from audit.errors import AuditWriteError, CaseMismatchError, CaseMovedOnError, TraceError
+from audit.ids import random_uuid
 from audit.mapping_store import PseudonymStore
 from audit.masking import mask_pii
 from audit.models import (
@@ -501,22 +501,36 @@ def single_attempt_round(
     return record_attempt(opened, answer, assessment)
 
 
-def record_many(
-    bind: Engine | Connection,
+class PreparedRecords:
+    """Rounds made into their audit rows and pseudonyms, not yet written (`prepare_records`):
+    the CPU work of recording, done before the transaction (and its locks) starts."""
+
+    __slots__ = ("_batch", "_continuing", "_entries", "_moment", "case_ids")
+
+    def __init__(
+        self,
+        batch: _Batch,
+        entries: list[tuple[str, str, str]],
+        case_ids: list[str],
+        continuing: list[tuple[Recording, str, str | None, datetime]],
+        moment: datetime,
+    ) -> None:
+        self._batch = batch
+        self._entries = entries
+        self.case_ids = case_ids
+        self._continuing = continuing
+        self._moment = moment
+
+
+def prepare_records(
     recordings: Iterable[Recording],
     *,
     repo: StatuteRepository,
     pseudonymizer: Pseudonymizer,
-    store: PseudonymStore,
     now: datetime | None = None,
-) -> list[str]:
-    """`record` of many rounds in one transaction (all or none); their case ids, in order.
-
-    A recording with a case_id continues that case (as `record` does), else it is a new case;
-    each recording's recorded_at (default now) dates its rows. The pseudonyms' mapping is
-    written once for all, and the rows of all the cases with one statement per table: a
-    server records the answers that queued up meanwhile together, an import its cases.
-    """
+) -> PreparedRecords:
+    """The rows and pseudonyms of `record_many(recordings)`, without I/O (`write_records`
+    writes them). AuditWriteError or CaseMismatchError when a round cannot be recorded."""
     moment = _aware(now)
     batch = _Batch()
     entries: dict[str, tuple[str, str, str]] = {}
@@ -536,21 +550,55 @@ def record_many(
             continuing.append((recording, session, subject, at))
             case_ids.append(recording.case_id)
             continue
-        case_id = uuid.uuid4().hex
+        case_id = random_uuid().hex
         manifest = manifest or repo.manifest()
         batch.cases.append(_case_row(case_id, round_, subject, session, manifest, at))
         batch.add_attempts(case_id, round_, round_.attempts, at)
         case_ids.append(case_id)
-    if not case_ids:
+    return PreparedRecords(batch, list(entries.values()), case_ids, continuing, moment)
+
+
+def write_records(
+    bind: Engine | Connection, prepared: PreparedRecords, *, store: PseudonymStore
+) -> list[str]:
+    """Write what `prepare_records` made, in one transaction (all or none; bind's own when it
+    is a connection: the caller commits); the case ids, in order."""
+    if not prepared.case_ids:
         return []
+    batch = _Batch()  # the prepared rows, and the continued cases' attempts read here
+    batch.cases = list(prepared._batch.cases)
+    batch.attempts = list(prepared._batch.attempts)
+    batch.citations = list(prepared._batch.citations)
+    batch.reviews = list(prepared._batch.reviews)
 
     def work(connection: Connection) -> None:
-        for recording, session, subject, at in continuing:
+        for recording, session, subject, at in prepared._continuing:
             _continue_case(connection, batch, recording, session, subject, at)
         batch.write(connection)
 
-    _write(bind, store, list(entries.values()), moment, work)  # the mapping first, then cases
-    return case_ids
+    # the mapping first, then the cases
+    _write(bind, store, prepared._entries, prepared._moment, work)
+    return prepared.case_ids
+
+
+def record_many(
+    bind: Engine | Connection,
+    recordings: Iterable[Recording],
+    *,
+    repo: StatuteRepository,
+    pseudonymizer: Pseudonymizer,
+    store: PseudonymStore,
+    now: datetime | None = None,
+) -> list[str]:
+    """`record` of many rounds in one transaction (all or none); their case ids, in order.
+
+    A recording with a case_id continues that case (as `record` does), else it is a new case;
+    each recording's recorded_at (default now) dates its rows. The pseudonyms' mapping is
+    written once for all, and the rows of all the cases with one statement per table: a
+    server records the answers that queued up meanwhile together, an import its cases.
+    """
+    prepared = prepare_records(recordings, repo=repo, pseudonymizer=pseudonymizer, now=now)
+    return write_records(bind, prepared, store=store)
 
 
 # --- Tracing (server only: needs the mapping store) ---
@@ -595,12 +643,15 @@ def trace(engine: Engine, pseudonym: str, store: PseudonymStore) -> Trace:
 
 
 __all__ = [
+    "PreparedRecords",
     "answer_sha256",
     "canonical_json",
     "policy_id",
+    "prepare_records",
     "record",
     "record_many",
     "record_result",
     "single_attempt_round",
     "trace",
+    "write_records",
 ]

@@ -18,18 +18,20 @@ from __future__ import annotations
 
 import logging
 import threading
-import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
-from audit import Pseudonymizer, record_many
+from audit import Pseudonymizer
 from audit.errors import AuditError, CaseMismatchError, CaseMovedOnError
+from audit.ids import random_uuid
 from audit.mapping_store import DatabaseMappingStore, MappingStore, PseudonymStore
 from audit.models import PseudonymKind, Recording
+from audit.recorder import prepare_records, write_records
 from gate import Policy
 from gate.facts import compile_templates
 from gate.judge import DEFAULT_THRESHOLD, Judge
@@ -55,6 +57,7 @@ from web.rounds import (
 from web.writer import RecordWriter
 
 log = logging.getLogger("lexgate.web")
+Result = TypeVar("Result")
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +140,7 @@ class GateOutcome:
 
 def new_session_id() -> str:
     """A session id for a caller that gave none (random: nothing about the caller in it)."""
-    return f"web-{uuid.uuid4().hex}"
+    return f"web-{random_uuid().hex}"
 
 
 def _continues(found: OpenRound | None, request: GateRequestData) -> bool:
@@ -304,9 +307,26 @@ def _settle_together(
     case_ids: list[str] = []
     failure: Exception | None = None
     complete = False  # the block has run: what fails now may be the commit itself
+    # The rows are made before the store's transaction: on one machine it holds the lock the
+    # workers' writers take turns on.
+    prepared = _audit_errors(
+        lambda: prepare_records(
+            [
+                Recording(
+                    answer.after,
+                    answer.subject_id,
+                    case_id=answer.expected.case_id if answer.expected is not None else None,
+                )
+                for answer in gated
+            ],
+            repo=gated[0].repo,
+            pseudonymizer=tools.pseudonymizer,
+        )
+    )
     try:
         with tools.rounds.settle(engine, [(g.session, g.expected) for g in gated]) as settlements:
-            case_ids = _record(settlements[0].bind, gated)
+            bind = settlements[0].bind
+            case_ids = _audit_errors(lambda: write_records(bind, prepared, store=tools.mappings))
             for answer, settlement, case_id in zip(gated, settlements, case_ids, strict=True):
                 if answer.after.state == "open":
                     settlement.keep(answer.subject, case_id, answer.after)
@@ -328,28 +348,12 @@ def _settle_together(
     ]
 
 
-def _record(bind: Engine | Connection, gated: Sequence[GatedAnswer]) -> list[str]:
-    """The answers' audit records (each in its kept round's case, or a new one) written to
-    bind; their case ids. CaseMismatchError when a kept round's case does not hold the
-    round's earlier answers (CaseMovedOnError: it holds this attempt already);
-    AuditUnavailable when the audit trail cannot be written."""
-    tools = gated[0].tools
-    recordings = [
-        Recording(
-            answer.after,
-            answer.subject_id,
-            case_id=answer.expected.case_id if answer.expected is not None else None,
-        )
-        for answer in gated
-    ]
+def _audit_errors(work: Callable[[], Result]) -> Result:
+    """work(): the audit records made or written. CaseMismatchError (the caller's: a 409) when a
+    kept round's case does not hold the round's earlier answers (CaseMovedOnError: it holds
+    this attempt already); AuditUnavailable (a 503) when the audit trail cannot be written."""
     try:
-        return record_many(
-            bind,
-            recordings,
-            repo=gated[0].repo,
-            pseudonymizer=tools.pseudonymizer,
-            store=tools.mappings,
-        )
+        return work()
     except CaseMismatchError:
         raise  # an AuditError too, but the caller's to handle (409)
     except AuditError as error:
