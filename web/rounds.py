@@ -26,6 +26,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
@@ -65,6 +66,8 @@ CREATE TABLE IF NOT EXISTS open_round (
     updated_at TEXT NOT NULL   -- ISO 8601, UTC
 ) WITHOUT ROWID
 """
+HELD_SWITCH_S = 0.0002
+"""The interpreter's switch interval while this process holds the machine's writers' lock."""
 MOVED_ON = "another answer of this session was gated meanwhile; send it again"
 
 
@@ -170,9 +173,15 @@ class _WritersLock:
     def held(self) -> Iterator[None]:
         with self._threads:
             fcntl.flock(self._descriptor, fcntl.LOCK_EX)
+            # While this process holds the lock, a thread waiting for the interpreter's lock
+            # (the writer, after each SQLite call) asks for it after HELD_SWITCH_S instead of
+            # the 5 ms default, so the busy event loop does not stretch the other workers' wait.
+            switch = sys.getswitchinterval()
+            sys.setswitchinterval(HELD_SWITCH_S)
             try:
                 yield
             finally:
+                sys.setswitchinterval(switch)
                 fcntl.flock(self._descriptor, fcntl.LOCK_UN)
 
 
