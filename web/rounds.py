@@ -173,16 +173,41 @@ class _WritersLock:
     def held(self) -> Iterator[None]:
         with self._threads:
             fcntl.flock(self._descriptor, fcntl.LOCK_EX)
-            # While this process holds the lock, a thread waiting for the interpreter's lock
-            # (the writer, after each SQLite call) asks for it after HELD_SWITCH_S instead of
-            # the 5 ms default, so the busy event loop does not stretch the other workers' wait.
-            switch = sys.getswitchinterval()
-            sys.setswitchinterval(HELD_SWITCH_S)
             try:
-                yield
+                with _short_switches():
+                    yield
             finally:
-                sys.setswitchinterval(switch)
                 fcntl.flock(self._descriptor, fcntl.LOCK_UN)
+
+
+class _SwitchInterval:
+    """The process's switch interval HELD_SWITCH_S while any of its threads holds a writers'
+    lock, the one it had before once none does. A thread waiting for the interpreter's lock
+    (the writer, after each SQLite call) asks for it after that long instead of the 5 ms
+    default, so that the busy event loop does not stretch the other workers' wait."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._holders = 0
+        self._before = sys.getswitchinterval()
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if self._holders == 0:
+                self._before = sys.getswitchinterval()
+                sys.setswitchinterval(HELD_SWITCH_S)
+            self._holders += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._holders -= 1
+                if self._holders == 0:
+                    sys.setswitchinterval(self._before)
+
+
+_short_switches = _SwitchInterval()
 
 
 class FileRoundStore:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import multiprocessing
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from audit import MappingStore
-from web.rounds import FileRoundStore
+from web.rounds import HELD_SWITCH_S, FileRoundStore
 
 PROCESSES = 4
 ROUNDS = 15
@@ -46,3 +48,28 @@ def test_workers_opening_a_new_store_at_once_all_succeed(tmp_path: Path, kind: s
             process.join(timeout=60)
         failures += [outcome for outcome in outcomes if outcome != "ok"]
     assert failures == []
+
+
+def test_the_switch_interval_is_short_only_while_a_writers_lock_is_held(tmp_path: Path) -> None:
+    """Two stores' writers' locks held by two threads, released in the other order: the short
+    interval while either is held, the process's own after both (never left short)."""
+    before = sys.getswitchinterval()
+    stores = [FileRoundStore(tmp_path / f"rounds-{n}.sqlite3") for n in range(2)]
+    first_held, second_released = threading.Event(), threading.Event()
+    seen: list[float] = []
+
+    def hold_first() -> None:
+        with stores[0]._writers.held():
+            first_held.set()
+            second_released.wait(timeout=30)
+            seen.append(sys.getswitchinterval())
+
+    thread = threading.Thread(target=hold_first)
+    thread.start()
+    first_held.wait(timeout=30)
+    with stores[1]._writers.held():
+        seen.append(sys.getswitchinterval())
+    second_released.set()
+    thread.join(timeout=30)
+    assert seen == [HELD_SWITCH_S, HELD_SWITCH_S]
+    assert sys.getswitchinterval() == before
