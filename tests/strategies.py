@@ -6,6 +6,7 @@ from datetime import date
 
 from hypothesis import strategies as st
 
+from extractor.models import Citation, Quote, Span
 from textnorm import int_to_cn
 
 article_numbers = st.integers(min_value=1, max_value=9999)
@@ -418,3 +419,29 @@ hostile_answers = st.one_of(
               citation_like_text).map("".join),
 )  # fmt: skip
 """Any text (controls, surrogates left out by JSON), citation-dense runs and half-citations."""
+
+
+# --- The JSON writers' values: every str and int json may meet (citations field by field) ---
+
+json_texts = st.text(max_size=12)
+json_maybe_texts = st.none() | json_texts
+json_counts = st.integers(min_value=-(10**20), max_value=10**20)
+json_spans = st.builds(Span, json_texts, json_counts, json_counts)
+json_citations = st.builds(
+    Citation,
+    surface=json_texts,
+    start=json_counts,
+    end=json_counts,
+    law_as_written=json_maybe_texts,
+    law=json_maybe_texts,
+    implicit=st.booleans(),
+    article=json_counts,
+    article_suffix=json_maybe_texts,
+    paragraph=st.none() | json_counts,
+    item=st.none() | json_counts,
+    range=st.booleans(),
+    version_hint=json_maybe_texts,
+    quote=st.none() | st.builds(Quote, json_texts, json_counts, json_counts),
+    claim=st.none() | json_spans,
+)
+"""Citations with any values their JSON may hold (extract's and check's line writers)."""

@@ -9,9 +9,12 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from extractor import Citation, Lexicon, Quote, Span, extract
+from extractor import Citation, Lexicon, extract
 from extractor.jsontext import citations_line
 from tests.conftest import SHARED_DIR
+from tests.strategies import json_citations
+from tests.strategies import json_counts as counts
+from tests.strategies import json_texts as texts
 
 
 def dumped(record_id: Any, citations: list[Citation]) -> str:
@@ -28,27 +31,6 @@ def test_lines_of_real_answers_are_their_json_dumped(lexicon: Lexicon) -> None:
         assert citations_line(record_id, citations) == dumped(record_id, citations)
 
 
-texts = st.text(max_size=12)
-maybe_texts = st.none() | texts
-counts = st.integers(min_value=-(10**20), max_value=10**20)
-spans = st.builds(Span, texts, counts, counts)
-citations = st.builds(
-    Citation,
-    surface=texts,
-    start=counts,
-    end=counts,
-    law_as_written=maybe_texts,
-    law=maybe_texts,
-    implicit=st.booleans(),
-    article=counts,
-    article_suffix=maybe_texts,
-    paragraph=st.none() | counts,
-    item=st.none() | counts,
-    range=st.booleans(),
-    version_hint=maybe_texts,
-    quote=st.none() | st.builds(Quote, texts, counts, counts),
-    claim=st.none() | spans,
-)
 ids = st.recursive(
     st.none() | st.booleans() | counts | st.floats() | texts,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(texts, inner, max_size=3),
@@ -56,7 +38,7 @@ ids = st.recursive(
 )
 
 
-@given(record_id=ids, found=st.lists(citations, max_size=3))
+@given(record_id=ids, found=st.lists(json_citations, max_size=3))
 def test_a_line_is_written_as_json_dumps_writes_it(record_id: Any, found: list[Citation]) -> None:
     """For any id a JSON line may hold and any citations, citations_line is json.dumps of the
     line's JSON."""

@@ -11,9 +11,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from extractor.models import Citation, Quote, Span
+from extractor.models import Citation
 from legaldb import StatuteRepository
 from tests.conftest import SHARED_DIR
+from tests.strategies import json_citations as citations
+from tests.strategies import json_counts as counts
+from tests.strategies import json_maybe_texts as maybe_texts
+from tests.strategies import json_texts as texts
 from verifier import check, serialize
 from verifier.models import (
     CheckResult,
@@ -73,29 +77,8 @@ def test_lines_are_the_same_when_the_kept_parts_are_dropped_all_the_time(
 
 # --- Generated values: every str, int and float json may meet ---
 
-texts = st.text(max_size=12)
-maybe_texts = st.none() | texts
-counts = st.integers(min_value=-(10**20), max_value=10**20)
 scores = st.floats(allow_nan=False) | st.integers(min_value=-3, max_value=3)
-spans = st.builds(Span, texts, counts, counts)
 surfaces = st.tuples(texts)
-citations = st.builds(
-    Citation,
-    surface=texts,
-    start=counts,
-    end=counts,
-    law_as_written=maybe_texts,
-    law=maybe_texts,
-    implicit=st.booleans(),
-    article=counts,
-    article_suffix=maybe_texts,
-    paragraph=st.none() | counts,
-    item=st.none() | counts,
-    range=st.booleans(),
-    version_hint=maybe_texts,
-    quote=st.none() | st.builds(Quote, texts, counts, counts),
-    claim=st.none() | spans,
-)
 found_in = st.builds(
     FoundIn, texts, texts, maybe_texts, scores, st.sampled_from(["same_law", "elsewhere"])
 )
