@@ -309,6 +309,15 @@ class _Batch:
         self.citations: list[Row] = []
         self.reviews: list[Row] = []
 
+    def copy(self) -> _Batch:
+        """A batch holding the same rows in lists of its own (what a write adds stays there)."""
+        copied = _Batch()
+        copied.cases = list(self.cases)
+        copied.attempts = list(self.attempts)
+        copied.citations = list(self.citations)
+        copied.reviews = list(self.reviews)
+        return copied
+
     def add_attempts(
         self,
         case_id: str,
@@ -565,11 +574,7 @@ def write_records(
     is a connection: the caller commits); the case ids, in order."""
     if not prepared.case_ids:
         return []
-    batch = _Batch()  # the prepared rows, and the continued cases' attempts read here
-    batch.cases = list(prepared._batch.cases)
-    batch.attempts = list(prepared._batch.attempts)
-    batch.citations = list(prepared._batch.citations)
-    batch.reviews = list(prepared._batch.reviews)
+    batch = prepared._batch.copy()  # the prepared rows, and the continued cases' attempts read here
 
     def work(connection: Connection) -> None:
         for recording, session, subject, at in prepared._continuing:
