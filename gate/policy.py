@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -118,7 +119,16 @@ class Policy(BaseModel):
         """verified / provisions >= pass_rate, in exact arithmetic (no float rounding at 0.70)."""
         if provisions <= 0:
             return False
-        return Fraction(verified, provisions) >= Fraction(str(self.pass_rate))
+        numerator, denominator = _decimal_fraction(self.pass_rate)
+        return verified * denominator >= numerator * provisions
+
+
+@lru_cache(maxsize=16)
+def _decimal_fraction(rate: float) -> tuple[int, int]:
+    """The rate as the decimal it is written as (0.7 → 7/10, not the float's binary value),
+    made once per rate: the comparison itself is then two integer products."""
+    exact = Fraction(str(rate))
+    return exact.numerator, exact.denominator
 
 
 __all__ = ["DEFAULT_CONCLUSION_PATTERNS", "Delivery", "Policy"]
