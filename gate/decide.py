@@ -39,7 +39,7 @@ from gate.provisions import (
     signals_of,
     sort_key,
 )
-from gate.standards import conclusions, evaluate_standards, tail_coverage
+from gate.standards import conclusions, evaluate_standards, sentences, tail_coverage
 from legaldb.repository import StatuteRepository
 from verifier.models import CheckResult, Status, Verdict
 
@@ -188,8 +188,20 @@ def assess(
     decision = decide(counts, failures, policy)
     rate = counts.verifiable / counts.provisions if counts.provisions else None
     spans = [(v.citation.start, v.citation.end) for v in verdicts]
-    found_conclusions = conclusions(answer, spans, policy)
-    standards = evaluate_standards(answer, verdicts, found, counts, rate, found_conclusions, policy)
+    bounds = sentences(answer)
+    found_conclusions = conclusions(answer, spans, policy, sentence_bounds=bounds)
+    coverage = tail_coverage(answer, found_conclusions, policy)
+    standards = evaluate_standards(
+        answer,
+        verdicts,
+        found,
+        counts,
+        rate,
+        found_conclusions,
+        policy,
+        sentence_bounds=bounds,
+        coverage=coverage,
+    )
     facts: list[Fact]
     if decision == "no_citations":
         facts = [no_citations_fact((c.text for c in found_conclusions), policy)]
@@ -217,7 +229,7 @@ def assess(
         rerun_request=request,
         judged=judged,
         judge_error=judgements.error,
-        tail_coverage=tail_coverage(answer, found_conclusions, policy),
+        tail_coverage=coverage,
     )
 
 

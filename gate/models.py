@@ -214,13 +214,16 @@ class Evidence(_Frozen):
     note: str | None = None
 
 
-class Conclusion(_Frozen):
-    """A sentence stating a legal rule or outcome, and whether a citation supports it."""
+@dataclass(frozen=True, slots=True)
+class Conclusion:
+    """A sentence stating a legal rule or outcome, and whether a citation supports it (a
+    citation stands in the sentence or its paragraph). Internal to the standards, like
+    `Finding`: a dataclass, not a validated model (five per answer)."""
 
     text: str
     start: int
     end: int
-    supported: bool = Field(description="A citation stands in the sentence or its paragraph.")
+    supported: bool
 
 
 class Standard(_Frozen):

@@ -23,8 +23,8 @@ from gate.policy import Policy
 from gate.provisions import provision_key
 from verifier.models import Verdict
 
-_PARAGRAPH = re.compile(r"[^\n]+")
-_SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]*")
+_SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?]*")
+"""A sentence of one line: up to its end marks, or to the line's end."""
 _ACKNOWLEDGED_OLD = re.compile(
     r"废止|失效|已被[^。；]{0,12}(?:取代|替代|代替)|修[订正]前|原《|旧《"
 )
@@ -41,27 +41,37 @@ def _conclusion_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
 def sentences(text: str) -> list[tuple[int, int, int]]:
     """(start, end, paragraph start) of each sentence; a paragraph is a line of the answer."""
     found = []
-    for paragraph in _PARAGRAPH.finditer(text):
-        for sentence in _SENTENCE.finditer(paragraph.group()):
-            start, end = paragraph.start() + sentence.start(), paragraph.start() + sentence.end()
-            while start < end and text[start].isspace():
-                start += 1
-            while end > start and text[end - 1].isspace():
-                end -= 1
-            if start < end:
-                found.append((start, end, paragraph.start()))
+    paragraph_start = 0
+    line_end = text.find("\n")
+    for match in _SENTENCE.finditer(text):
+        start, end = match.span()
+        if 0 <= line_end < start:
+            paragraph_start = text.rfind("\n", 0, start) + 1
+            line_end = text.find("\n", start)
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start < end:
+            found.append((start, end, paragraph_start))
     return found
 
 
 def conclusions(
-    text: str, citation_spans: Iterable[tuple[int, int]], policy: Policy
+    text: str,
+    citation_spans: Iterable[tuple[int, int]],
+    policy: Policy,
+    *,
+    sentence_bounds: Sequence[tuple[int, int, int]] | None = None,
 ) -> list[Conclusion]:
     """Sentences stating a legal rule or outcome; supported when a citation overlaps the
-    sentence or stands in its paragraph (its line)."""
+    sentence or stands in its paragraph (its line). sentence_bounds: `sentences(text)`, when
+    the caller has them already."""
     spans = sorted(citation_spans)
     pattern = _conclusion_pattern(policy.conclusion_patterns)
     found = []
-    for start, end, paragraph_start in sentences(text):
+    bounds = sentences(text) if sentence_bounds is None else sentence_bounds
+    for start, end, paragraph_start in bounds:
         sentence = text[start:end]
         if not pattern.search(sentence):
             continue
@@ -83,8 +93,17 @@ def evaluate_standards(
     rate: float | None,
     found_conclusions: Sequence[Conclusion],
     policy: Policy,
+    *,
+    sentence_bounds: Sequence[tuple[int, int, int]] | None = None,
+    coverage: TailCoverage | None = None,
 ) -> tuple[Standard, ...]:
-    """All seven standards of one answer, in the order docs/gate.md lists them."""
+    """All seven standards of one answer, in the order docs/gate.md lists them.
+
+    sentence_bounds (`sentences(text)`) and coverage (`tail_coverage(...)`): when the caller
+    has them already.
+    """
+    if coverage is None:
+        coverage = tail_coverage(text, found_conclusions, policy)
     return (
         _verifiable_rate(counts, rate, policy),
         _from_findings(
@@ -92,7 +111,7 @@ def evaluate_standards(
             [f for f in findings if f.failure.signal in INVENTED_SIGNALS],
             "invented provision(s)",
         ),
-        _no_repealed_as_current(text, verdicts, findings),
+        _no_repealed_as_current(text, verdicts, findings, sentence_bounds),
         _from_findings(
             "no_quote_mismatch",
             [f for f in findings if f.failure.signal == "quote_mismatch"],
@@ -104,7 +123,7 @@ def evaluate_standards(
             "number(s) the article contradicts",
         ),
         _conclusions_have_basis(found_conclusions),
-        _tail_coverage(text, found_conclusions, policy),
+        _tail_coverage(text, found_conclusions, policy, coverage),
     )
 
 
@@ -135,11 +154,13 @@ def _from_findings(name: StandardName, findings: Sequence[Finding], what: str) -
 
 
 def _no_repealed_as_current(
-    text: str, verdicts: Sequence[Verdict], findings: Sequence[Finding]
+    text: str,
+    verdicts: Sequence[Verdict],
+    findings: Sequence[Finding],
+    bounds: Sequence[tuple[int, int, int]] | None,
 ) -> Standard:
     """Failed by a deprecated citation the answer presents as current (no 原/旧/year qualifier
     and no word such as 已废止 in its sentence)."""
-    bounds: list[tuple[int, int, int]] | None = None
     as_current = set()
     for verdict in verdicts:
         citation = verdict.citation
@@ -193,9 +214,10 @@ def tail_coverage(text: str, found: Sequence[Conclusion], policy: Policy) -> Tai
     )
 
 
-def _tail_coverage(text: str, found: Sequence[Conclusion], policy: Policy) -> Standard:
+def _tail_coverage(
+    text: str, found: Sequence[Conclusion], policy: Policy, coverage: TailCoverage
+) -> Standard:
     """Long answers: the tail's conclusions are supported at least as often as the head's."""
-    coverage = tail_coverage(text, found, policy)
     if not coverage.applicable:
         return Standard(
             name="tail_coverage",
