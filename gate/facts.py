@@ -103,10 +103,16 @@ def fixed_text(template: str) -> str:
     return render(template)
 
 
+@lru_cache(maxsize=4096, typed=True)
 def make_fact(
     kind: FactKind, *, law: str | None = None, provision: str | None = None, **context: Any
 ) -> Fact:
-    """A fact whose text is the template of its kind rendered with law and context."""
+    """A fact whose text is the template of its kind rendered with law and context.
+
+    Made once per kind and values (so every value is hashable: tuples, not lists): one
+    repealed or mistyped provision is cited by many answers (flzx's 2,750 answers: 1,708
+    repeal facts, 463 different), and a fact is immutable.
+    """
     return Fact(kind=kind, text=render(kind, law=law, **context), law=law, provision=provision)
 
 
@@ -200,13 +206,13 @@ def _content_fact(
         for d in support.differences
         if d.kind == "number" and d.stated not in {stated for stated, _ in numbers}
     ]
-    conditions = [d.article for d in support.differences if d.kind == "condition"]
+    conditions = tuple(d.article for d in support.differences if d.kind == "condition")
     cited = (common["law"], common["cited"])
-    found_in = [
+    found_in = tuple(
         place
         for place in support.found_in
         if not ((place.law, place.article_label) == cited and place.where == "same_law")
-    ][:FOUND_IN_SHOWN]
+    )[:FOUND_IN_SHOWN]
     if signal == "number_conflict" and not numbers:
         return None
     kind: FactKind = "quote_mismatch" if signal == "quote_mismatch" else "content_partly"
@@ -217,7 +223,7 @@ def _content_fact(
         kind,
         article_text=article_text or None,
         evidence=evidence,
-        numbers=numbers,
+        numbers=tuple(numbers),
         conditions=conditions,
         found_in=found_in,
         **common,
@@ -240,7 +246,7 @@ def passage_with(article_text: str, surfaces: Sequence[str], policy: Policy) -> 
 
 def no_citations_fact(conclusions: Iterable[str], policy: Policy) -> Fact:
     """The fact of an answer that cites nothing, listing conclusions that need a basis."""
-    listed = [excerpt(text, policy.excerpt_chars) for text in conclusions][: policy.max_facts]
+    listed = tuple(excerpt(text, policy.excerpt_chars) for text in conclusions)[: policy.max_facts]
     return make_fact("no_citations", conclusions=listed)
 
 
