@@ -32,6 +32,9 @@ _ACKNOWLEDGED_OLD = re.compile(
 
 DEPRECATED_SIGNALS = frozenset({"repealed", "superseded", "article_deleted"})
 
+_NO_CITATIONS = Standard(name="verifiable_rate", passed=False, summary="no citations")
+_NOT_APPLICABLE = TailCoverage(applicable=False)
+
 
 @lru_cache(maxsize=16)
 def _conclusion_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
@@ -135,7 +138,7 @@ def _evidence(finding: Finding) -> Evidence:
 
 def _verifiable_rate(counts: RateCounts, rate: float | None, policy: Policy) -> Standard:
     if rate is None:
-        return Standard(name="verifiable_rate", passed=False, summary="no citations")
+        return _NO_CITATIONS
     passed = policy.passes(counts.verifiable, counts.provisions)
     summary = (
         f"{counts.verifiable} of {counts.provisions} distinct provisions verifiable "
@@ -148,9 +151,17 @@ def _verifiable_rate(counts: RateCounts, rate: float | None, policy: Policy) -> 
 
 
 def _from_findings(name: StandardName, findings: Sequence[Finding], what: str) -> Standard:
+    if not findings:
+        return _passed(name, "none")
     evidence = tuple(_evidence(finding) for finding in findings)
-    summary = f"{len(evidence)} {what}" if evidence else "none"
-    return Standard(name=name, passed=not evidence, summary=summary, evidence=evidence)
+    return Standard(name=name, passed=False, summary=f"{len(evidence)} {what}", evidence=evidence)
+
+
+@lru_cache(maxsize=64)
+def _passed(name: StandardName, summary: str) -> Standard:
+    """A standard passed without evidence, made once (standards are immutable): most answers
+    pass four or five of the seven so."""
+    return Standard(name=name, passed=True, summary=summary)
 
 
 def _no_repealed_as_current(
@@ -184,13 +195,13 @@ def _no_repealed_as_current(
 
 
 def _conclusions_have_basis(found: Sequence[Conclusion]) -> Standard:
+    if not found:
+        return _passed("conclusions_have_basis", "no sentence states a legal rule or outcome")
     unsupported = [c for c in found if not c.supported]
     evidence = tuple(Evidence(text=c.text, start=c.start, end=c.end) for c in unsupported)
     summary = (
         f"{len(found) - len(unsupported)} of {len(found)} conclusions have a citation in their "
         "sentence or paragraph"
-        if found
-        else "no sentence states a legal rule or outcome"
     )
     return Standard(
         name="conclusions_have_basis", passed=not unsupported, summary=summary, evidence=evidence
@@ -201,7 +212,7 @@ def tail_coverage(text: str, found: Sequence[Conclusion], policy: Policy) -> Tai
     """The supported conclusions of a long answer's head and tail (the last
     policy.tail_fraction of its characters)."""
     if len(text) < policy.long_answer_chars:
-        return TailCoverage(applicable=False)
+        return _NOT_APPLICABLE
     boundary = len(text) * (1 - policy.tail_fraction)
     head = [c for c in found if c.start < boundary]
     tail = [c for c in found if c.start >= boundary]
@@ -219,10 +230,8 @@ def _tail_coverage(
 ) -> Standard:
     """Long answers: the tail's conclusions are supported at least as often as the head's."""
     if not coverage.applicable:
-        return Standard(
-            name="tail_coverage",
-            passed=True,
-            summary=f"not applicable: shorter than {policy.long_answer_chars} characters",
+        return _passed(
+            "tail_coverage", f"not applicable: shorter than {policy.long_answer_chars} characters"
         )
     evidence = tuple(
         Evidence(text=c.text, start=c.start, end=c.end, note=f"at {c.start / len(text):.0%}")
