@@ -79,19 +79,32 @@ def provision_key(verdict: Verdict) -> ProvisionKey:
 def provision_of(verdict: Verdict) -> Provision:
     """The provision a verdict's citation names, with its label."""
     citation = verdict.citation
-    law = law_name(verdict)
+    return _provision(
+        law_name(verdict),
+        citation.article,
+        citation.article_suffix,
+        citation.paragraph,
+        citation.item,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _provision(
+    law: str | None, article: int, suffix: str | None, paragraph: int | None, item: int | None
+) -> Provision:
+    """One provision, made once (a provision is immutable; its label spells numbers out)."""
     label = f"《{law}》" if law else ""
-    label += article_label(citation.article, citation.article_suffix)
-    if citation.paragraph:
-        label += f"第{int_to_cn(citation.paragraph)}款"
-    if citation.item:
-        label += f"第{int_to_cn(citation.item)}项"
+    label += article_label(article, suffix)
+    if paragraph:
+        label += f"第{int_to_cn(paragraph)}款"
+    if item:
+        label += f"第{int_to_cn(item)}项"
     return Provision(
         law=law,
-        article=citation.article,
-        article_suffix=citation.article_suffix,
-        paragraph=citation.paragraph,
-        item=citation.item,
+        article=article,
+        article_suffix=suffix,
+        paragraph=paragraph,
+        item=item,
         label=label,
     )
 
