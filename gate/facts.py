@@ -11,7 +11,7 @@ from collections.abc import Iterable, MutableMapping, Sequence
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 
@@ -253,6 +253,12 @@ def no_citations_fact(conclusions: Iterable[str], policy: Policy) -> Fact:
 # --- the rerun request ------------------------------------------------------------------
 
 
+@lru_cache(maxsize=8)
+def _fixed_message(role: Literal["system", "user"], template: str) -> ChatMessage:
+    """A message whose content is a template without variables, made once (immutable)."""
+    return ChatMessage(role=role, content=fixed_text(template))
+
+
 def rerun_request(
     *,
     question: str | None,
@@ -271,8 +277,10 @@ def rerun_request(
         "rerun_instruction", attempt=attempt, decision=decision, facts=facts, as_of=as_of
     )
     messages = [
-        ChatMessage(role="system", content=fixed_text("rerun_system")),
-        ChatMessage(role="user", content=question or fixed_text("no_question")),
+        _fixed_message("system", "rerun_system"),
+        ChatMessage(role="user", content=question)
+        if question
+        else _fixed_message("user", "no_question"),
         ChatMessage(role="assistant", content=answer),
         ChatMessage(role="user", content=instruction),
     ]
