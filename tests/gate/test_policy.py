@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from functools import partial
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from gate import Policy, Turn, assess
@@ -114,6 +117,19 @@ def test_pass_rate_is_compared_exactly(
     pass_rate: float, verified: int, provisions: int, passes: bool
 ) -> None:
     assert Policy(pass_rate=pass_rate).passes(verified, provisions) is passes
+
+
+@given(
+    pass_rate=st.floats(min_value=0.0, max_value=1.0),
+    verified=st.integers(min_value=0, max_value=500),
+    provisions=st.integers(min_value=1, max_value=500),
+)
+def test_pass_rate_is_the_decimal_fraction_it_is_written_as(
+    pass_rate: float, verified: int, provisions: int
+) -> None:
+    """passes() is verified / provisions >= the rate's shortest decimal, as exact fractions."""
+    expected = Fraction(verified, provisions) >= Fraction(str(pass_rate))
+    assert Policy(pass_rate=pass_rate).passes(verified, provisions) is expected
 
 
 def test_counts_are_per_distinct_provision_in_the_worst_tier() -> None:

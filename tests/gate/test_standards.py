@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gate import Policy, assess
 from gate.models import GateResult, Standard
@@ -53,6 +57,25 @@ def test_sentences_and_paragraphs() -> None:
         "第四句",
     ]
     assert [p for _, _, p in sentences(text)] == [0, 0, 9, 18]
+
+
+def _sentences_line_by_line(text: str) -> list[tuple[int, int, int]]:
+    """The definition: each line's sentences (up to their end marks), stripped of spaces."""
+    found = []
+    for line in re.finditer(r"[^\n]+", text):
+        for sentence in re.finditer(r"[^。！？!?]+[。！？!?]*", line.group()):
+            piece = sentence.group()
+            start = line.start() + sentence.start() + len(piece) - len(piece.lstrip())
+            end = line.start() + sentence.end() - (len(piece) - len(piece.rstrip()))
+            if start < end:
+                found.append((start, end, line.start()))
+    return found
+
+
+@given(st.text(alphabet="甲乙 \t\u3000\n\r。！？!?，", max_size=40))
+def test_sentences_are_each_lines_sentences(text: str) -> None:
+    """sentences() over the whole text equals splitting it line by line, then each line."""
+    assert sentences(text) == _sentences_line_by_line(text)
 
 
 def test_a_conclusion_is_supported_by_a_citation_in_its_paragraph() -> None:
