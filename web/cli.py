@@ -78,10 +78,12 @@ def gateway(
 def _run(factory: str, host: str, port: int, workers: int) -> None:
     """uvicorn over the app factory `factory`, as every LexGate server runs; several workers
     each listen on a socket of their own where the kernel spreads connections over them
-    (`web.listeners`)."""
+    (`web.listeners`); uvicorn's log lines, the access lines written a batch at a time
+    (`web.access_log`)."""
     import uvicorn
 
     from lexgate.settings import get_settings
+    from web.access_log import log_config
     from web.listeners import balanced_listeners, run_workers
 
     settings = get_settings()
@@ -93,6 +95,7 @@ def _run(factory: str, host: str, port: int, workers: int) -> None:
         "proxy_headers": True,
         "forwarded_allow_ips": settings.web_forwarded_allow_ips,
         "log_level": "info",
+        "log_config": log_config(),
         "timeout_keep_alive": settings.web_keep_alive_s,
         "timeout_worker_healthcheck": WORKER_STARTUP_S,
     }

@@ -1,0 +1,134 @@
+"""uvicorn's log lines for `lexgate serve` and `lexgate gateway`: the access lines written a
+batch at a time, the same text in the same order.
+
+uvicorn writes one access line per request with a `StreamHandler`, which writes and flushes
+each line at once: a system call per request on the event loop, which lets go of the
+interpreter's lock there, and a worker's writer thread then holds the loop up to a switch
+interval (5 ms) before it gets the lock back. `BatchedStreamHandler` keeps the formatted
+lines and writes them together, at most `FLUSH_INTERVAL_S` after the first of them (a thread
+of its own wakes for that), at once when `FLUSH_BYTES` are waiting, and when logging shuts
+down. The other lines (uvicorn's start-up, errors, warnings) go through
+`OrderedStreamHandler`, which writes the access lines waiting before its own: where both go
+to the same file, the lines keep their order.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+import time
+import weakref
+from typing import Any, TextIO
+
+FLUSH_INTERVAL_S = 0.2
+"""The longest an access line waits to be written (a server killed outright loses as much)."""
+FLUSH_BYTES = 16384
+"""Access lines waiting that are written at once, whatever the interval."""
+
+_batched: weakref.WeakSet[BatchedStreamHandler] = weakref.WeakSet()
+
+
+class BatchedStreamHandler(logging.StreamHandler[TextIO]):
+    """A `StreamHandler` writing its lines a batch at a time (see the module's docstring):
+    the same text, one write and one flush per batch."""
+
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        interval_s: float = FLUSH_INTERVAL_S,
+        capacity: int = FLUSH_BYTES,
+    ) -> None:
+        super().__init__(stream)
+        self.interval_s = interval_s
+        self.capacity = capacity
+        self._waiting: list[str] = []
+        self._waiting_chars = 0
+        self._due = threading.Event()
+        self._closed = False
+        _batched.add(self)
+        threading.Thread(
+            target=_flush_when_due, args=(weakref.ref(self),), name="lexgate-access-log",
+            daemon=True,
+        ).start()  # fmt: skip
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Keep record's line (called under the handler's lock); write the batch once it
+        holds `capacity` characters, else have the thread write it after the interval."""
+        try:
+            line = self.format(record) + self.terminator
+        except Exception:  # as StreamHandler: the record's own error, reported, not raised
+            self.handleError(record)
+            return
+        self._waiting.append(line)
+        self._waiting_chars += len(line)
+        if self._waiting_chars >= self.capacity:
+            self._write_waiting()
+        elif len(self._waiting) == 1:
+            self._due.set()
+
+    def flush(self) -> None:
+        """Write the lines waiting, then flush the stream."""
+        with self.lock:
+            self._write_waiting()
+            super().flush()
+
+    def close(self) -> None:
+        """Write what waits; the thread stops."""
+        with self.lock:
+            self._write_waiting()
+            self._closed = True
+        self._due.set()
+        super().close()
+
+    def _write_waiting(self) -> None:
+        if not self._waiting:
+            return
+        text = "".join(self._waiting)
+        self._waiting.clear()
+        self._waiting_chars = 0
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except Exception:  # a closed or broken stream: reported as logging reports it
+            self.handleError(logging.makeLogRecord({"msg": text.rstrip("\n")}))
+
+
+def _flush_when_due(handler_ref: weakref.ref[BatchedStreamHandler]) -> None:
+    """The handler's thread: after the first line of a batch, wait the interval and write the
+    batch; stop when the handler is closed or gone."""
+    handler = handler_ref()
+    while handler is not None and not handler._closed:
+        due, interval_s = handler._due, handler.interval_s
+        del handler  # the thread must not keep the handler alive
+        due.wait()
+        time.sleep(interval_s)
+        due.clear()
+        handler = handler_ref()
+        if handler is not None:
+            handler.flush()
+
+
+def flush_access_lines() -> None:
+    """Write every access line waiting in this process."""
+    for handler in list(_batched):
+        handler.flush()
+
+
+class OrderedStreamHandler(logging.StreamHandler[TextIO]):
+    """A `StreamHandler` that writes the access lines waiting before each of its own lines."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        flush_access_lines()
+        super().emit(record)
+
+
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging configuration (`uvicorn.config.LOGGING_CONFIG`: the same formats and
+    streams) with the access lines batched and the other lines ordered after them."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["handlers"]["default"]["class"] = f"{__name__}.OrderedStreamHandler"
+    config["handlers"]["access"]["class"] = f"{__name__}.BatchedStreamHandler"
+    return config
