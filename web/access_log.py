@@ -4,12 +4,13 @@ batch at a time, the same text in the same order.
 uvicorn writes one access line per request with a `StreamHandler`, which writes and flushes
 each line at once: a system call per request on the event loop, which lets go of the
 interpreter's lock there, and a worker's writer thread then holds the loop up to a switch
-interval (5 ms) before it gets the lock back. `BatchedStreamHandler` keeps the formatted
-lines and writes them together, at most `FLUSH_INTERVAL_S` after the first of them (a thread
-of its own wakes for that), at once when `FLUSH_BYTES` are waiting, and when logging shuts
-down. The other lines (uvicorn's start-up, errors, warnings) go through
-`OrderedStreamHandler`, which writes the access lines waiting before its own: where both go
-to the same file, the lines keep their order.
+interval (5 ms) before it gets the lock back. `BatchedStreamHandler` writes a line at once
+only when it wrote none in the last `FLUSH_INTERVAL_S` (an idle server's lines come as they
+did); a line that comes sooner is kept and written with the others that come meanwhile, by a
+thread of its own at most `FLUSH_INTERVAL_S` later, at once when `FLUSH_BYTES` are waiting,
+and when logging shuts down. The other lines (uvicorn's start-up, errors, warnings) go
+through `OrderedStreamHandler`, which writes the access lines waiting before its own: where
+both go to the same file, the lines keep their order.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import weakref
 from typing import Any, TextIO
 
 FLUSH_INTERVAL_S = 0.2
-"""The longest an access line waits to be written (a server killed outright loses as much)."""
+"""The longest an access line waits to be written (a server killed outright loses as much),
+and how long after a write a line is kept rather than written at once."""
 FLUSH_BYTES = 16384
 """Access lines waiting that are written at once, whatever the interval."""
 
@@ -44,6 +46,7 @@ class BatchedStreamHandler(logging.StreamHandler[TextIO]):
         self.capacity = capacity
         self._waiting: list[str] = []
         self._waiting_chars = 0
+        self._written_at = -interval_s
         self._due = threading.Event()
         self._closed = False
         _batched.add(self)
@@ -53,8 +56,9 @@ class BatchedStreamHandler(logging.StreamHandler[TextIO]):
         ).start()  # fmt: skip
 
     def emit(self, record: logging.LogRecord) -> None:
-        """Keep record's line (called under the handler's lock); write the batch once it
-        holds `capacity` characters, else have the thread write it after the interval."""
+        """Write record's line at once after an interval without a write, else keep it (called
+        under the handler's lock): the batch is written once it holds `capacity` characters,
+        or by the thread after the interval."""
         try:
             line = self.format(record) + self.terminator
         except Exception:  # as StreamHandler: the record's own error, reported, not raised
@@ -62,7 +66,9 @@ class BatchedStreamHandler(logging.StreamHandler[TextIO]):
             return
         self._waiting.append(line)
         self._waiting_chars += len(line)
-        if self._waiting_chars >= self.capacity:
+        if len(self._waiting) == 1 and time.monotonic() - self._written_at >= self.interval_s:
+            self._write_waiting()
+        elif self._waiting_chars >= self.capacity:
             self._write_waiting()
         elif len(self._waiting) == 1:
             self._due.set()
@@ -87,6 +93,7 @@ class BatchedStreamHandler(logging.StreamHandler[TextIO]):
         text = "".join(self._waiting)
         self._waiting.clear()
         self._waiting_chars = 0
+        self._written_at = time.monotonic()
         try:
             self.stream.write(text)
             self.stream.flush()
