@@ -10,7 +10,8 @@ did); a line that comes sooner is kept and written with the others that come mea
 thread of its own at most `FLUSH_INTERVAL_S` later, at once when `FLUSH_BYTES` are waiting,
 and when logging shuts down. The other lines (uvicorn's start-up, errors, warnings) go
 through `OrderedStreamHandler`, which writes the access lines waiting before its own: where
-both go to the same file, the lines keep their order.
+both go to the same file, the lines keep their order. `PlainAccessFormatter` makes uvicorn's
+plain access line (no colours) without copying each record twice.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ import threading
 import time
 import weakref
 from typing import Any, TextIO
+
+from uvicorn.config import LOGGING_CONFIG
+from uvicorn.logging import AccessFormatter
 
 FLUSH_INTERVAL_S = 0.2
 """The longest an access line waits to be written (a server killed outright loses as much),
@@ -66,24 +70,31 @@ class BatchedStreamHandler(logging.StreamHandler[TextIO]):
             return
         self._waiting.append(line)
         self._waiting_chars += len(line)
-        if len(self._waiting) == 1 and time.monotonic() - self._written_at >= self.interval_s:
+        first = len(self._waiting) == 1
+        if self._waiting_chars >= self.capacity or (
+            first and time.monotonic() - self._written_at >= self.interval_s
+        ):
             self._write_waiting()
-        elif self._waiting_chars >= self.capacity:
-            self._write_waiting()
-        elif len(self._waiting) == 1:
+        elif first:
             self._due.set()
 
     def flush(self) -> None:
         """Write the lines waiting, then flush the stream."""
-        with self.lock:
+        self.acquire()
+        try:
             self._write_waiting()
             super().flush()
+        finally:
+            self.release()
 
     def close(self) -> None:
         """Write what waits; the thread stops."""
-        with self.lock:
+        self.acquire()
+        try:
             self._write_waiting()
             self._closed = True
+        finally:
+            self.release()
         self._due.set()
         super().close()
 
@@ -130,12 +141,41 @@ class OrderedStreamHandler(logging.StreamHandler[TextIO]):
         super().emit(record)
 
 
+ACCESS_FORMAT: str = LOGGING_CONFIG["formatters"]["access"]["fmt"]
+
+
+class PlainAccessFormatter(AccessFormatter):
+    """uvicorn's `AccessFormatter`, the same text: with its own format and no colours the line
+    is made at once (uvicorn copies each record twice to add its fields); anything else is
+    left to uvicorn's formatter."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        args = record.args
+        if (
+            self.use_colors
+            or self._fmt != ACCESS_FORMAT
+            or record.exc_info
+            or record.exc_text
+            or record.stack_info
+            or not isinstance(args, tuple)
+            or len(args) != 5
+        ):
+            return super().format(record)
+        client_addr, method, full_path, http_version, status_code = args
+        level = record.levelname
+        return (
+            f"{level}:{' ' * (8 - len(level))} {client_addr} - "
+            f'"{method} {full_path} HTTP/{http_version}" '
+            f"{self.get_status_code(int(status_code))}"  # type: ignore[call-overload]
+        )
+
+
 def log_config() -> dict[str, Any]:
     """uvicorn's logging configuration (`uvicorn.config.LOGGING_CONFIG`: the same formats and
-    streams) with the access lines batched and the other lines ordered after them."""
-    from uvicorn.config import LOGGING_CONFIG
-
+    streams) with the access lines made at once, batched, and the other lines ordered after
+    them."""
     config = copy.deepcopy(LOGGING_CONFIG)
+    config["formatters"]["access"]["()"] = f"{__name__}.PlainAccessFormatter"
     config["handlers"]["default"]["class"] = f"{__name__}.OrderedStreamHandler"
     config["handlers"]["access"]["class"] = f"{__name__}.BatchedStreamHandler"
     return config

@@ -13,23 +13,52 @@ import pytest
 from uvicorn.config import LOGGING_CONFIG
 from uvicorn.logging import AccessFormatter
 
-from web.access_log import BatchedStreamHandler, flush_access_lines, log_config
+from web.access_log import (
+    BatchedStreamHandler,
+    PlainAccessFormatter,
+    flush_access_lines,
+    log_config,
+)
 
 ACCESS = ('%s - "%s %s HTTP/%s" %d', "127.0.0.1:50312", "POST", "/api/v1/gate", "1.1", 200)
+ACCESS_FORMAT = LOGGING_CONFIG["formatters"]["access"]["fmt"]
 WAIT_S = 30  # a generous bound for the thread's write, not a timing assertion
 
 
-def _record(status: int = 200, path: str = "/api/v1/gate") -> logging.LogRecord:
-    message, client, method, _, version, _ = ACCESS
+def _record(
+    status: int = 200,
+    path: str = "/api/v1/gate",
+    client: str = "127.0.0.1:50312",
+    level: int = logging.INFO,
+    method: str = "POST",
+) -> logging.LogRecord:
     return logging.makeLogRecord(
-        {"name": "uvicorn.access", "levelno": logging.INFO, "levelname": "INFO",
-         "msg": message, "args": (client, method, path, version, status)}  # fmt: skip
+        {
+            "name": "uvicorn.access",
+            "levelno": level,
+            "levelname": logging.getLevelName(level),
+            "msg": ACCESS[0],
+            "args": (client, method, path, "1.1", status),
+        }
     )
 
 
-def _handler(stream: io.StringIO, interval_s: float, capacity: int = 1 << 20) -> BatchedStreamHandler:
+RECORDS = {
+    "ok": _record(),
+    "not found, query": _record(404, "/x?a=1&b=%20"),
+    "unknown status": _record(299, "/odd"),
+    "server error": _record(500, "/"),
+    "no client": _record(200, "/api/v1/healthz", client=""),
+    "ipv6, unicode path": _record(201, "/laws/民法典", client="[::1]:8000"),
+    "warning level": _record(503, level=logging.WARNING, method="GET"),
+}
+
+
+def _handler(
+    stream: io.StringIO, interval_s: float, capacity: int = 1 << 20
+) -> BatchedStreamHandler:
     handler = BatchedStreamHandler(stream, interval_s=interval_s, capacity=capacity)
-    handler.setFormatter(AccessFormatter(LOGGING_CONFIG["formatters"]["access"]["fmt"]))
+    handler.setFormatter(PlainAccessFormatter(ACCESS_FORMAT))
     return handler
 
 
@@ -47,7 +76,9 @@ def streams(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[io.StringIO, io.S
     out, err = io.StringIO(), io.StringIO()
     monkeypatch.setattr("sys.stdout", out)
     monkeypatch.setattr("sys.stderr", err)
-    loggers = {name: logging.getLogger(name) for name in ("uvicorn", "uvicorn.error", "uvicorn.access")}
+    loggers = {
+        name: logging.getLogger(name) for name in ("uvicorn", "uvicorn.error", "uvicorn.access")
+    }
     saved = {name: (lg.handlers[:], lg.level, lg.propagate) for name, lg in loggers.items()}
     logging.config.dictConfig(log_config())
     yield out, err
@@ -58,14 +89,23 @@ def streams(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[io.StringIO, io.S
         lg.handlers, lg.level, lg.propagate = saved[name]
 
 
+@pytest.mark.parametrize("use_colors", [False, True], ids=["plain", "colours"])
+@pytest.mark.parametrize("record", list(RECORDS.values()), ids=list(RECORDS))
+def test_the_formatter_writes_uvicorns_line(record: logging.LogRecord, use_colors: bool) -> None:
+    """PlainAccessFormatter's line is uvicorn's AccessFormatter's, character for character."""
+    ours = PlainAccessFormatter(ACCESS_FORMAT, use_colors=use_colors)
+    assert ours.format(record) == AccessFormatter(ACCESS_FORMAT, use_colors=use_colors).format(
+        record
+    )
+
+
 def test_the_lines_are_uvicorns_text() -> None:
-    """Each access line is the text uvicorn's StreamHandler writes, in order, once flushed."""
+    """The access lines are the text uvicorn's StreamHandler writes, in order, once flushed."""
     plain, batched = io.StringIO(), io.StringIO()
     reference = logging.StreamHandler(plain)
-    reference.setFormatter(AccessFormatter(LOGGING_CONFIG["formatters"]["access"]["fmt"]))
+    reference.setFormatter(AccessFormatter(ACCESS_FORMAT))
     handler = _handler(batched, interval_s=3600)
-    records = [_record(status, path) for status, path in
-               [(200, "/api/v1/gate"), (404, "/x?a=1&b=%20"), (500, "/"), (299, "/odd")]]  # fmt: skip
+    records = list(RECORDS.values())
     try:
         for record in records:
             reference.handle(record)
