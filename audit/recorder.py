@@ -34,7 +34,14 @@ from audit.models import (
 )
 from audit.pseudonyms import Pseudonymizer, parse_pseudonym
 from audit.review import review_rows
-from audit.tables import ATTEMPT_TABLE, CASE_TABLE, CITATION_TABLE, REVIEW_TABLE, from_row
+from audit.tables import (
+    ATTEMPT_TABLE,
+    CASE_TABLE,
+    CITATION_TABLE,
+    REVIEW_TABLE,
+    from_row,
+    insert_all,
+)
 from gate.models import Assessment, AttemptRecord, Fact, Failure, RoundRecord, Standard
 from gate.policy import Policy
 from gate.provisions import provision_of
@@ -336,13 +343,10 @@ class _Batch:
 
     def write(self, connection: Connection) -> None:
         # Parents first: the attempts' and citations' foreign keys need their rows.
-        for table, rows in ((CASE_TABLE, self.cases), (ATTEMPT_TABLE, self.attempts)):
-            if rows:
-                connection.execute(table.insert(), rows)
-        if self.citations:
-            connection.execute(CITATION_TABLE.insert(), self.citations)
-        if self.reviews:
-            connection.execute(REVIEW_TABLE.insert(), self.reviews)
+        insert_all(connection, CASE_TABLE, self.cases)
+        insert_all(connection, ATTEMPT_TABLE, self.attempts)
+        insert_all(connection, CITATION_TABLE, self.citations)
+        insert_all(connection, REVIEW_TABLE, self.reviews)
 
 
 # --- Recording ---

@@ -10,10 +10,16 @@ export and the web's /audit page.
 from __future__ import annotations
 
 import dataclasses
+import json
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime
+from functools import lru_cache
+from itertools import chain
+from operator import itemgetter
 from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
 from legaldb.orm import Base
@@ -249,6 +255,126 @@ def insert_on_conflict(table: sa.Table, key: str, *, update: bool) -> sa.TextCla
     ).bindparams(*(sa.bindparam(column.name, type_=column.type) for column in table.columns))
 
 
+ROWS_PER_STATEMENT = 500
+"""At most this many rows in one multi-row INSERT on SQLite (it binds at most 32,766 values)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _RowsInsert:
+    """How rows of a table reach the driver: its columns in order, each row's values by one
+    C call, the columns SQLAlchemy converts (its own bind processors: the JSON text made by
+    the same serializer, SQLite's date and time text) and the statement's SQL."""
+
+    values: Callable[[Mapping[str, Any]], tuple[Any, ...]]
+    processors: tuple[tuple[int, Callable[[Any], Any]], ...]
+    head: str  # SQLite: INSERT … (columns), before VALUES
+    marks: str  # SQLite: one row's (?, …)
+    named: str  # other dialects: the compiled single-row INSERT, bound by name
+    names: tuple[str, ...]
+
+
+def _json_encoder() -> Callable[[Any], str] | None:
+    """`json.dumps(value)` with its default arguments, the text byte for byte, without the
+    per-call set-up of `json.dumps` (a new C encoder each call): the encoder made once. No
+    check for circular values (the rows are trees). None without the C encoder."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    defaults = json.JSONEncoder()
+    encode = make(
+        None,  # no markers: no circularity check
+        defaults.default,
+        json.encoder.encode_basestring_ascii,  # ensure_ascii=True
+        defaults.indent,
+        defaults.key_separator,
+        defaults.item_separator,
+        defaults.sort_keys,
+        defaults.skipkeys,
+        defaults.allow_nan,
+    )
+    return lambda value: "".join(encode(value, 0))
+
+
+json_text = _json_encoder() or json.dumps
+"""The text `json.dumps(value)` makes: what SQLAlchemy stores for a JSON column on SQLite."""
+
+
+def _processor(column: sa.Column[Any], dialect: sa.Dialect) -> Callable[[Any], Any] | None:
+    """What SQLAlchemy does to a value bound to column; for JSON on SQLite without a
+    serializer of the engine's own, `json_text` (the same text, for every value but
+    SQLAlchemy's JSON.NULL and SQL NULL constructs, which no recorded row holds); for dates
+    and times, SQLAlchemy's conversion kept for the values seen last."""
+    kind = column.type
+    if (
+        dialect.name == "sqlite"
+        and isinstance(kind, sa.JSON)
+        and not kind.none_as_null
+        and getattr(dialect, "_json_serializer", None) is None
+    ):
+        return json_text
+    processor = kind._cached_bind_processor(dialect)
+    if processor is not None and isinstance(kind, sa.TypeDecorator | sa.Date | sa.DateTime):
+        # The rows of a write share their times and dates: each converted once (a value
+        # equal to another converts to the same; a naive time raises every time).
+        return lru_cache(maxsize=256)(processor)
+    return processor
+
+
+@lru_cache(maxsize=64)
+def _rows_insert(table: sa.Table, dialect: sa.Dialect, names: tuple[str, ...]) -> _RowsInsert:
+    columns = [table.c[name] for name in names]
+    processors = tuple(
+        (index, processor)
+        for index, column in enumerate(columns)
+        if (processor := _processor(column, dialect)) is not None
+    )
+    quote = dialect.identifier_preparer.quote
+    head = f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name in names)})"
+    named = str(table.insert().compile(dialect=dialect, column_keys=list(names)))
+    values = itemgetter(*names) if len(names) > 1 else (lambda row: (row[names[0]],))
+    return _RowsInsert(
+        values, processors, head, "(" + ", ".join("?" * len(names)) + ")", named, names
+    )
+
+
+def insert_all(connection: Connection, table: sa.Table, rows: Sequence[Mapping[str, Any]]) -> None:
+    """`connection.execute(table.insert(), rows)` (the rows' keys, the same for each row, name
+    columns of table; the others take their defaults) with the same values reaching the driver, without SQLAlchemy's per-row parameter processing: one
+    statement text per table (and per number of rows on SQLite), compiled once.
+
+    On SQLite the rows go as multi-row `INSERT … VALUES (…), (…)` (ROWS_PER_STATEMENT at most):
+    one statement, where an executemany steps once per row and each step releases the
+    interpreter's lock (a server's writer thread gets it back from its busy event loop only at
+    the next switch interval). The sqlite3 module keeps each text's prepared statement. On
+    PostgreSQL an executemany of the compiled statement, which psycopg pipelines."""
+    if not rows:
+        return
+    plan = _rows_insert(table, connection.dialect, tuple(rows[0]))
+    values, processors = plan.values, plan.processors
+    converted: list[Sequence[Any]]
+    if processors:
+        converted = []
+        for row in rows:
+            listed = list(values(row))
+            for index, processor in processors:
+                listed[index] = processor(listed[index])
+            converted.append(listed)
+    else:
+        converted = list(map(values, rows))
+    if connection.dialect.name != "sqlite":
+        names = plan.names
+        connection.exec_driver_sql(
+            plan.named, [dict(zip(names, row, strict=True)) for row in converted]
+        )
+        return
+    for start in range(0, len(converted), ROWS_PER_STATEMENT):
+        chunk = converted[start : start + ROWS_PER_STATEMENT]
+        connection.exec_driver_sql(
+            f"{plan.head} VALUES {', '.join([plan.marks] * len(chunk))}",
+            tuple(chain.from_iterable(chunk)),
+        )
+
+
 __all__ = [
     "ATTEMPT_TABLE",
     "CASE_TABLE",
@@ -262,5 +388,6 @@ __all__ = [
     "PseudonymMapping",
     "UtcDateTime",
     "from_row",
+    "insert_all",
     "insert_on_conflict",
 ]
