@@ -202,7 +202,7 @@ def _blank_out(text: str, spans: list[Span]) -> str:
     return "".join(pieces)
 
 
-def _may_hold_pii(text: str) -> bool:
+def may_hold_pii(text: str) -> bool:
     """False when no rule can match: each kind needs an @ (e-mail) or seven digits at least
     (a local landline number), ASCII or full-width. Most texts a gate records (facts, the
     standards' wording, law names) have neither, and skip the rules."""
@@ -211,7 +211,7 @@ def _may_hold_pii(text: str) -> bool:
 
 def find_pii(text: str) -> list[PiiMatch]:
     """Every piece of personal data in text, as non-overlapping spans in text order."""
-    if not _may_hold_pii(text):
+    if not may_hold_pii(text):
         return []
     working = fold_width(text)  # ＋８６，１３８… to ASCII; one character for one
     found: list[PiiMatch] = []

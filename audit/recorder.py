@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection, Engine
 from audit.errors import AuditWriteError, CaseMismatchError, CaseMovedOnError, TraceError
 from audit.ids import random_uuid
 from audit.mapping_store import PseudonymStore
-from audit.masking import mask_pii
+from audit.masking import mask_pii, may_hold_pii
 from audit.models import (
     PseudonymKind,
     Recording,
@@ -65,6 +65,12 @@ def policy_id(policy: Policy) -> str:
     return digest.hexdigest()[:16]
 
 
+@lru_cache(maxsize=64)
+def _policy_json(policy: Policy) -> Row:
+    """The policy as its case row holds it (the same dict for every case under it: not changed)."""
+    return policy.model_dump(mode="json")
+
+
 def answer_sha256(answer: str) -> str:
     """The sha256 of the raw answer (UTF-8), kept so that a case can be matched to its text."""
     return hashlib.sha256(answer.encode("utf-8")).hexdigest()
@@ -81,7 +87,7 @@ def _masked(text: str | None) -> str | None:
     if text is None or text in _clean_texts:
         return text
     # PostgreSQL text cannot hold NUL: stored as U+FFFD on both backends (the hash keeps the raw).
-    masked = mask_pii(text).text.replace("\x00", "\ufffd")
+    masked = (mask_pii(text).text if may_hold_pii(text) else text).replace("\x00", "\ufffd")
     if masked == text and len(text) <= 300:
         if len(_clean_texts) >= MAX_CLEAN_TEXTS:
             _clean_texts.clear()
@@ -288,7 +294,7 @@ def _case_row(
         "session": session,
         "question": _masked(round_.question),
         "as_of": date.fromisoformat(round_.as_of),
-        "policy": round_.policy.model_dump(mode="json"),
+        "policy": _policy_json(round_.policy),
         "policy_id": policy_id(round_.policy),
         "statute_source": _clip(manifest.source, 1000) or "",
         "statute_snapshot": _clip(manifest.snapshot, 200) or "",

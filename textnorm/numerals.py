@@ -8,6 +8,7 @@ forms), Arabic and full-width digits (1062, １０６２), and the mixed forms m
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from textnorm.kept import kept_pattern
 
@@ -97,6 +98,7 @@ def cn_to_int(text: str) -> int:
     return total
 
 
+@lru_cache(maxsize=4096)  # article, paragraph and item numbers recur in every check and record
 def int_to_cn(number: int) -> str:
     """Write a non-negative int in the official Chinese form (一千零六十二, 十五, 一百一十)."""
     if number < 0:
