@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 from typer.testing import CliRunner
 
@@ -19,7 +21,7 @@ import gate
 from audit import MappingStore, Pseudonymizer, record, record_many, record_result, trace
 from audit.errors import AuditWriteError, CaseMismatchError, TraceError
 from audit.models import PseudonymKind, Recording
-from audit.recorder import ATTEMPT_TABLE, CASE_TABLE, CITATION_TABLE
+from audit.recorder import ATTEMPT_TABLE, CASE_TABLE, CITATION_TABLE, HASH_PIECE, answer_sha256
 from legaldb import StatuteRepository
 from lexgate.cli import app
 from lexgate.settings import get_settings
@@ -482,3 +484,10 @@ def test_seeds_are_what_masking_replaces() -> None:
     masked = mask_pii(seeded("正文"))
     assert not [seed for seed in SEEDS if seed in masked.text]
     assert {kind.value for kind in masked.counts} == {"mobile", "id_card", "email", "bank_card"}
+
+
+@given(st.text(max_size=HASH_PIECE * 2), st.integers(0, 3))
+def test_answer_sha256_is_the_sha256_of_the_utf8(text: str, pieces: int) -> None:
+    """answer_sha256 (hashed in pieces) is hashlib's sha256 of the whole UTF-8 text."""
+    answer = text + "中" * (HASH_PIECE * pieces // 3) + text
+    assert answer_sha256(answer) == hashlib.sha256(answer.encode("utf-8")).hexdigest()
