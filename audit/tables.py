@@ -300,13 +300,14 @@ json_text = _json_encoder() or json.dumps
 
 
 def _processor(column: sa.Column[Any], dialect: sa.Dialect) -> Callable[[Any], Any] | None:
-    """What SQLAlchemy does to a value bound to column; for JSON on SQLite without a
-    serializer of the engine's own, `json_text` (the same text, for every value but
-    SQLAlchemy's JSON.NULL and SQL NULL constructs, which no recorded row holds); for dates
+    """What SQLAlchemy does to a value bound to column; for JSON without a serializer of the
+    engine's own, `json_text` (the same text, for every value but SQLAlchemy's JSON.NULL and
+    SQL NULL constructs, which no recorded row holds: on SQLite the text SQLAlchemy binds, on
+    PostgreSQL the text psycopg's Json would send, cast to JSON by the statement); for dates
     and times, SQLAlchemy's conversion kept for the values seen last."""
     kind = column.type
     if (
-        dialect.name == "sqlite"
+        dialect.name in ("sqlite", "postgresql")
         and isinstance(kind, sa.JSON)
         and not kind.none_as_null
         and getattr(dialect, "_json_serializer", None) is None

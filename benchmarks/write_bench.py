@@ -139,6 +139,27 @@ def dump(engine: Any, workdir: Path, out: Path, sessions: dict[str, str]) -> Non
     out.write_text("\n".join(sorted(lines)) + "\n", encoding="utf-8")
 
 
+def _split(part: str, toggle: Callable[[], Any]) -> None:
+    """Collection inside web.recording's prepare_records only (prepare), or outside it (the
+    rest of the settling: part write)."""
+    import web.recording
+
+    prepare = web.recording.prepare_records
+    timed = [False]  # prepare_records called from a timed batch (not the untimed first one)
+
+    def measured(*args: Any, **kwargs: Any) -> Any:
+        if not timed[0]:
+            timed[0] = True
+            return prepare(*args, **kwargs)
+        toggle()
+        try:
+            return prepare(*args, **kwargs)
+        finally:
+            toggle()
+
+    web.recording.prepare_records = measured  # type: ignore[assignment]
+
+
 def one_pass(args: argparse.Namespace, toggle: Callable[[], Any] | None) -> None:
     """Assess the bodies, then settle them batch by batch (timed; counted under callgrind)."""
     sys.path.insert(0, os.getcwd())
@@ -187,19 +208,21 @@ def one_pass(args: argparse.Namespace, toggle: Callable[[], Any] | None) -> None
                 as_of=date.fromisoformat(str(body["as_of"])),
             )
             gated.append(assess_request(request, None, repo=repo, tools=tools, today=TODAY))
+        if toggle is not None and args.part is not None:
+            _split(args.part, toggle)
         # one untimed batch first: connections, statements, caches
         first, rest = gated[: args.batch], gated[args.batch :]
         settle_many(first, engine)
         wall = cpu = 0.0
         for start in range(0, len(rest), args.batch):
             batch = rest[start : start + args.batch]
-            if toggle is not None:
+            if toggle is not None and args.part != "prepare":
                 toggle()
             began, began_cpu = time.perf_counter(), time.thread_time()
             outcomes = settle_many(batch, engine)
             cpu += time.thread_time() - began_cpu
             wall += time.perf_counter() - began
-            if toggle is not None:
+            if toggle is not None and args.part != "prepare":
                 toggle()
             failed = [o for o in outcomes if isinstance(o, BaseException)]
             if failed:
@@ -229,6 +252,9 @@ def main() -> None:
     parser.add_argument("--cache-dir", default="var/cache")
     parser.add_argument("--dump", help="write every stored row (stable) to this file")
     parser.add_argument("--callgrind", action="store_true", help="count instructions")
+    parser.add_argument(
+        "--part", choices=["prepare", "write"], help="count inside prepare_records, or outside"
+    )
     parser.add_argument("--toggle-library", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.toggle_library:
@@ -256,8 +282,9 @@ def main() -> None:
         collected = re.search(r"Collected : (\d+)", done.stderr)
         count = int(collected.group(1)) if collected else -1
         answers = args.bodies - args.batch
+        part = f" ({args.part} only)" if args.part else ""
         print(
-            f"{args.backend}: settling {answers} answers, {args.batch} a batch: {count:,} "
+            f"{args.backend}{part}: settling {answers} answers, {args.batch} a batch: {count:,} "
             f"instructions = {count // max(answers, 1):,} per answer"
         )
 
