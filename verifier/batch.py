@@ -28,7 +28,6 @@ import heapq
 import multiprocessing
 import os
 import re
-from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from datetime import date
 from functools import partial
@@ -234,8 +233,14 @@ def cited_law(line: str) -> str | None:
     """The law a line names most often in 《…》 (the first of those named as often; without
     中华人民共和国), or None: an affinity for answers (each worker reads and prepares a law's
     texts and quote index, and memoises its citations, once)."""
-    names = Counter(name.removeprefix("中华人民共和国") for name in _TITLE.findall(line))
-    return names.most_common(1)[0][0] if names else None
+    found = _TITLE.findall(line)
+    if len(found) <= 1:  # one law named or none (over half the lines): nothing to count
+        return found[0].removeprefix("中华人民共和国") if found else None
+    counts: dict[str, int] = {}
+    for name in found:
+        name = name.removeprefix("中华人民共和国")
+        counts[name] = counts.get(name, 0) + 1
+    return max(counts, key=counts.__getitem__)  # the first named of the most named
 
 
 _TITLE = re.compile("《(.{1,40}?)》")  # a literal first: found by the engine's fast scan

@@ -193,6 +193,8 @@ def test_ordered_map_with_an_affinity_keeps_the_order(
     [
         ('{"answer": "依据《中华人民共和国民法典》第一条和《民法典》第二条、《刑法》"}', "民法典"),
         ('{"answer": "《刑法》第一条，《民法典》第二条"}', "刑法"),  # as often: the first
+        ('{"answer": "《刑法》第一条，《民法典》第二条、《民法典》第三条"}', "民法典"),
+        ('{"answer": "《中华人民共和国刑法》第一条"}', "刑法"),  # one named
         ('{"answer": "民法典第一条"}', None),
     ],
 )
