@@ -62,8 +62,11 @@ def _callgrind(switch: str) -> None:
 
 
 def one_process(url: str, cache_dir: Path, queries: int, mode: str) -> None:
-    """One run (in its own process): mode `time`, `digest`, `count-first` or `count-warm`."""
+    """One run (in its own process): mode `time`, `digest`, `count-first` or `count-warm`
+    (`open`: only make the snapshot when there is none)."""
     repository = _repository(url, cache_dir)
+    if mode == "open":
+        return
     tune_collector()  # as the CLI and the web workers do after loading
     drawn = lookup_queries(repository, queries)
     lookup = repository.lookup
@@ -116,7 +119,7 @@ def main() -> None:
     itself = [sys.executable, str(Path(__file__).resolve()), "--cache-dir", str(args.cache_dir),
               "--queries", str(args.queries)]  # fmt: skip
     for url in args.database:  # the snapshots made first, outside the timed runs
-        _repository(url, args.cache_dir)
+        subprocess.run([*itself, "--database", url, "--one", "open"], check=True, env=env)
     if args.digest or args.callgrind:
         for url in args.database:
             mode = "digest" if args.digest else "count-warm" if args.warm else "count-first"
