@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from textnorm.slotted import slot_twin
+from textnorm.slotted import filler
 
 LawKind = Literal["title", "name", "quoted", "ref_word"]
 
@@ -78,12 +78,11 @@ class Citation:
 
 
 # A pass makes a Citation for every citation, and a Span or Quote for every quote and claim:
-# `new_citation` and `new_span` make them as slot twins (`textnorm.slotted`), filled and given
-# the dataclass as their __class__.
+# `new_citation` and `new_span` make them through fillers (`textnorm.slotted.filler`), filled
+# by plain stores and given the dataclass as their __class__.
 SpanType = TypeVar("SpanType", bound=Span)
-_new = object.__new__
-_CitationSlots = slot_twin(Citation)
-_SpanSlots = slot_twin(Span)  # Quote adds no field: the same layout
+_CitationFiller = filler(Citation)
+_SpanFiller = filler(Span)  # Quote adds no field: a Span filler becomes a Quote as well
 
 
 def new_citation(
@@ -103,7 +102,7 @@ def new_citation(
     claim: Span | None,
 ) -> Citation:
     """Citation(...) with every field given, in the order of the fields."""
-    made = _new(_CitationSlots)
+    made = _CitationFiller()
     made.surface = surface
     made.start = start
     made.end = end
@@ -125,7 +124,7 @@ def new_citation(
 
 def new_span(cls: type[SpanType], text: str, start: int, end: int) -> SpanType:
     """cls(text, start, end), cls a Span or a Quote."""
-    made = _new(_SpanSlots)
+    made = _SpanFiller()
     made.text = text
     made.start = start
     made.end = end

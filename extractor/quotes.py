@@ -68,9 +68,10 @@ _LIST_LINE_RE = kept_pattern(
 # What a numbered line can start with besides a decimal digit (\d: str.isdecimal).
 _LIST_LINE_FIRST = " \t\u3000\xa0（(一二三四五六七八九十"
 _TRAILING = " \t\u3000\xa0\n。；;，,"
-_CLAIM_END_RE = kept_pattern("[。！？；!?;\n]")
 _CLAIM_BODY_RE = kept_pattern("[^。！？；!?;\n]*")
 MAX_CLAIM_SIDE = 400  # characters: a claim is one sentence, not a page
+# A claim's right side: its body (at most MAX_CLAIM_SIDE characters) and the 。！？ ending it.
+_CLAIM_TO_END_RE = kept_pattern(f"[^。！？；!?;\n]{{0,{MAX_CLAIM_SIDE}}}[。！？!?]?")
 
 
 def _opens_list(text: str, at: int) -> bool:
@@ -189,13 +190,14 @@ def find_claim(text: str, backwards: str, start: int, end: int) -> Span:
     is the text reversed, where the sentence's start is looked for with an anchored match
     (no slice to reverse per claim)."""
     size = len(text)
-    floor = max(0, start - MAX_CLAIM_SIDE)
-    before = _CLAIM_BODY_RE.match(backwards, size - start, size - floor)
-    left = start - (before.end() - (size - start) if before else 0)
-    boundary = _CLAIM_END_RE.search(text, end, end + MAX_CLAIM_SIDE)
-    right = boundary.start() if boundary else min(len(text), end + MAX_CLAIM_SIDE)
-    if right < len(text) and text[right] in "。！？!?":
-        right += 1
+    reversed_start = size - start
+    left = (
+        size
+        - _CLAIM_BODY_RE.match(backwards, reversed_start, reversed_start + MAX_CLAIM_SIDE).end()
+    )  # type: ignore[union-attr]  # matches ""
+    # Up to the first 。！？； or line break (。！？ kept) within MAX_CLAIM_SIDE characters, or
+    # the character right after them if it is 。！？: one anchored match.
+    right = _CLAIM_TO_END_RE.match(text, end, end + MAX_CLAIM_SIDE + 1).end()  # type: ignore[union-attr]
     while left < right and text[left] in " \t\u3000\xa0":
         left += 1
     return new_span(Span, text[left:right], left, right)
