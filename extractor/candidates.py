@@ -106,6 +106,11 @@ CANDIDATE_RE = kept_pattern(
     rf"[{_FIRST_CHARS}](?:(?<=[第《“\"])|(?=[{_REF_SECOND_CHARS}]))"
     rf"(?<=(?=(?P<candidate>{_CANDIDATE})).)"
 )
+# The scan reads its groups by number (a name is looked up in a dict at every call).
+_CANDIDATE, _TITLE, _QUOTED, _REF, _RUN, _MENTION = (
+    CANDIDATE_RE.groupindex[name]
+    for name in ("candidate", "title", "quoted", "ref", "run", "mention")
+)
 
 # ---------------------------------------------------------------- looking back from a run
 # Looking back is done on the reversed text just before a run, with anchored matches: an
@@ -204,6 +209,11 @@ class Candidate(NamedTuple):
 def is_law_like(name: str) -> bool:
     """A written name that may be a statute (not a contract or other document)."""
     return bool(name) and not name.endswith(_NOT_A_LAW_ENDINGS)
+
+
+# is_law_like of a whole 《title》's name, tested on the title (no slice; no ending holds 《).
+_NOT_A_LAW_TITLE_ENDINGS = tuple(f"{ending}》" for ending in _NOT_A_LAW_ENDINGS)
+_new_tuple = tuple.__new__  # a Candidate without its Python-level __new__
 
 
 def _name_ends(text: str, end: int) -> tuple[int, ...]:
@@ -416,17 +426,19 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
     search = CANDIDATE_RE.search
     position = 0
     while (match := search(text, position)) is not None:
-        start, end = match.span("candidate")
+        start, end = match.span(_CANDIDATE)
         position = end
-        mention, title, quoted, ref = match.group("mention", "title", "quoted", "ref")
+        mention, title, quoted, ref = match.group(_MENTION, _TITLE, _QUOTED, _REF)
         if mention is not None:
-            found.append(Candidate("mention", start, end, mention[1:-1]))
+            found.append(
+                _new_tuple(Candidate, ("mention", start, end, mention[1:-1], None, None, 0))
+            )
             last_end = end
             continue
         name_end = None
         law_kind: str | None = None
         if title is not None:
-            if not is_law_like(title[1:-1]):
+            if title.endswith(_NOT_A_LAW_TITLE_ENDINGS):  # not is_law_like(title[1:-1])
                 last_end = end
                 continue
             law_kind = "title"
@@ -435,7 +447,7 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
         elif ref is not None:
             law_kind = "ref_word"
             # 合同法 ends with 同法, 基本法 with 本法: a longer name wins over the ref word.
-            name = bare_name(text, (match.end("ref"),), lexicon)
+            name = bare_name(text, (match.end(_REF),), lexicon)
             if name is not None and last_end <= name[0] < start:
                 start, name_end = name
                 law_kind = "name"
@@ -458,7 +470,11 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
             elif not continues(text, start):
                 last_end = end
                 continue
-        found.append(Candidate("chain", start, end, None, name_end, law_kind, match.start("run")))
+        found.append(
+            _new_tuple(
+                Candidate, ("chain", start, end, None, name_end, law_kind, match.start(_RUN))
+            )
+        )
         last_end = end
     if cut is not None and (not found or found[0].start >= cut[1]):
         found.insert(0, Candidate("mention", cut[0], cut[1], text[cut[0] : cut[1] - 1]))

@@ -83,16 +83,6 @@ def _opens_list(text: str, at: int) -> bool:
     return _LIST_LINE_RE.match(text, at) is not None
 
 
-def _heading_end(text: str, start: int) -> int:
-    """Where a heading at `start` (_HEADING_RE: 【…】, […], …罪：) ends; `start` if none. The
-    pattern is run only where one can start: at 【 or [, or with 罪 close enough."""
-    if text[start : start + 1] in ("【", "[") or text.find("罪", start + 2, start + 21) >= 0:
-        heading = _HEADING_RE.match(text, start)
-        if heading:
-            return heading.end()
-    return start
-
-
 def _closing(text: str, open_at: int, limit: int) -> int | None:
     """Index of the mark closing the quote opened at `open_at` (nested “” counted)."""
     opener = text[open_at]
@@ -129,12 +119,14 @@ def find_quote(
     start = lead.end()
     if start >= limit or start >= len(text):
         return None
-    verb, mark = lead.group("verb"), lead.group("mark")
-    if text[start] in _OPEN_QUOTES and (mark or verb or start == after):
+    verb, mark = lead.groups()  # the pattern's two groups
+    first = text[start]
+    if first in _OPEN_QUOTES and (mark or verb or start == after):
         close = _closing(text, start, len(text))
         if close is not None and close > start + 1:
             return new_span(Quote, text[start + 1 : close], start + 1, close)
         start += 1
+        first = text[start : start + 1]
     elif not mark and (
         verb
         or "\n" in text[after:start]
@@ -142,16 +134,26 @@ def find_quote(
         or (cited_at is not None and text.endswith(_APPLYING, max(0, cited_at - 2), cited_at))
     ):
         return None
-    comma = mark in ("，", ",") and mark != ""
+    comma = mark == "，" or mark == ","
     if comma and (
         text.startswith(_ANSWER_VOICE, start)
         or (cited_at is not None and text.endswith(_INSTRUCTION, max(0, cited_at - 2), cited_at))
     ):
         return None
-    start = _heading_end(text, start)
+    # A heading (_HEADING_RE: 【…】, […], …罪：) is looked for only where one can start: at 【
+    # or [, or with 罪 close enough.
+    if first in ("【", "[") or text.find("罪", start + 2, start + 21) >= 0:
+        heading = _HEADING_RE.match(text, start)
+        if heading:
+            start = heading.end()
+            first = text[start : start + 1]
     end = min(limit, len(text), start + MAX_QUOTE)
     comment = _COMMENT_RE.search(text, start, end)
-    in_list = _opens_list(text, start)
+    in_list = (
+        first != ""
+        and (first in _LIST_LINE_FIRST or first.isdecimal())
+        and _opens_list(text, start)
+    )
     while comment and _continues_as_list(text, start, comment, in_list):
         in_list = True
         comment = _COMMENT_RE.search(text, comment.end(), end)
