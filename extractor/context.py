@@ -177,48 +177,60 @@ def _citations_of_chain(
     return citations
 
 
+# Kinds of law part that name their law: a citation with one ends the recitation before it.
+_NAMING_KINDS = ("title", "quoted", "name")
+
+
 def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> list[Citation]:
     """Citations of all candidates, in order, with laws, quotes and claims resolved."""
     antecedent: str | None = None  # the law cited or mentioned last
     antecedent_at = -1  # where
     citations: list[Citation] = []
-    recitation_ends = [c.start for c in candidates if _ends_recitation(text, c)]
+    recitation_ends = [
+        candidate.start
+        for candidate in candidates
+        if candidate.law_kind in _NAMING_KINDS or _ends_recitation(text, candidate)
+    ]
     backwards = text[::-1] if candidates else ""  # claims and quotes look back in it
-    for candidate in candidates:
-        if candidate.kind == "mention":
-            law = _mention_law(candidate.name or "", lexicon)
+    written_laws = _LAWS_WITHOUT_LEXICON if lexicon is None else lexicon.written_laws
+    for kind, start, end, name, name_end, _, run_start in candidates:
+        if kind == "mention":
+            law = _mention_law(name or "", lexicon)
             if law is not None:
-                antecedent, antecedent_at = law, candidate.end
+                antecedent, antecedent_at = law, end
             continue
         try:
-            law_part = text[candidate.start : candidate.run_start]
-            mention = parse_law(law_part) if law_part else None
-            run = parse_run(text[candidate.run_start : candidate.end])
+            mention = parse_law(text[start:run_start]) if start < run_start else None
+            run = parse_run(text[run_start:end])
         except SpanParseError:
             continue
         version_hint = written = None
         if mention is None or mention.kind == "ref_word":
-            if mention is None and candidate.start - antecedent_at > MAX_CONTINUATION:
+            if mention is None and start - antecedent_at > MAX_CONTINUATION:
                 continue
             law = antecedent
             if mention is None and law is None:
                 continue
         else:
             written = mention.text
-            if mention.kind == "name" and candidate.name_end is not None:
-                written = text[candidate.start : candidate.name_end]  # the lexicon's boundary
-            written, law = _written_law(written, lexicon)
-            version_hint = mention.version_hint or _version_prefix(text, candidate.start)
-        after = candidate.run_start + run.end
+            if mention.kind == "name" and name_end is not None:
+                written = text[start:name_end]  # the lexicon's boundary
+            written, law = written_laws.get(written) or _written_law(written, lexicon)
+            version_hint = mention.version_hint or (
+                _version_prefix(text, start)
+                if start and text[start - 1] in _PREFIX_LAST_CHARS
+                else None
+            )
+        after = run_start + run.end
         following = bisect_right(recitation_ends, after)
         limit = recitation_ends[following] if following < len(recitation_ends) else len(text)
-        quote = find_quote(text, backwards, after, limit, candidate.start)
-        law_at = None if mention is None else candidate.start + mention.start
+        quote = find_quote(text, backwards, after, limit, start)
+        law_at = None if mention is None else start + mention.start
         citations.extend(
             _citations_of_chain(
-                text, backwards, candidate.run_start, run, law, law_at, written, version_hint, quote
+                text, backwards, run_start, run, law, law_at, written, version_hint, quote
             )
         )
         if law is not None:
-            antecedent, antecedent_at = law, candidate.end
+            antecedent, antecedent_at = law, end
     return citations
