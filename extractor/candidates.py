@@ -220,7 +220,7 @@ def _name_ends(text: str, end: int) -> tuple[int, ...]:
     """Where a name before the run at `end` may end: before spacing (的, spaces, a note)
     only, before a whole gap (also 总则, 第二章 …), and before a part of a code named
     after it (民法典合同编, 民法典-婚姻家庭编: every length is tried, shortest first)."""
-    window = text[max(0, end - _LOOK_BACK) : end][::-1]
+    window = text[end - _LOOK_BACK if end > _LOOK_BACK else 0 : end][::-1]
     ends = []
     for gap in (_SPACING_REVERSED_RE, _GAP_REVERSED_RE):
         position = gap.match(window).end()  # type: ignore[union-attr]  # matches ""
@@ -239,7 +239,7 @@ def _name_ends(text: str, end: int) -> tuple[int, ...]:
 
 def _plausible_name(text: str, end: int) -> int | None:
     """Start of a law name written without 《》 that ends at `end`, by its shape alone."""
-    match = _NAME_CHARS_REVERSED_RE.match(text[max(0, end - 30) : end][::-1])
+    match = _NAME_CHARS_REVERSED_RE.match(text[end - 30 if end > 30 else 0 : end][::-1])
     if not match:
         return None
     name = _LAST_CLAUSE_RE.split(match.group(0)[::-1])[-1]
@@ -270,7 +270,8 @@ def bare_name(
     """
     if lexicon is not None:
         for name_end in ends:
-            length = lexicon.longest_suffix(text[max(0, name_end - _NAME_WINDOW) : name_end])
+            window_start = name_end - _NAME_WINDOW if name_end > _NAME_WINDOW else 0
+            length = lexicon.longest_suffix(text[window_start:name_end])
             if length and (may_start is None or may_start(name_end - length)):
                 return name_end - length, name_end
     for name_end in ends:

@@ -141,8 +141,8 @@ def _citations_of_chain(
     previous: Reference | None = None
     # A run holds no sentence end, so its members share one claim.
     claim_end = run_start + run.end
-    if quote is not None and text[quote.end : quote.end + 1] in _CLOSERS:
-        claim_end = max(claim_end, quote.end + 1)
+    if quote is not None and text[quote.end : quote.end + 1] in _CLOSERS and quote.end >= claim_end:
+        claim_end = quote.end + 1
     claim = find_claim(text, backwards, run_start if law_at is None else law_at, claim_end)
     for index, ref in enumerate(run.references):
         article, suffix, paragraph = ref.article, ref.article_suffix, ref.paragraph

@@ -47,18 +47,27 @@ _HEADING_RE = kept_pattern(
 # Where the answer turns to its own comment after a recitation. The match starts by taking
 # the mark a comment starts at, so that the engine skips from one such mark to the next (a
 # leading look-ahead would have it try the whole pattern at every character); each branch
-# then looks back at the mark it starts with.
+# then looks back at the mark it starts with. Most marks are commas in the middle of a
+# recitation: the look-ahead for a character that some branch can go on with (spacing, a
+# line break, <eoa> or a tag, the first character of a comment word) turns them down before
+# the branches are tried.
+_COMMENT_WORDS = (
+    "因此|所以|因而|故而|综上|由此可见|可见|据此|这意味着|这表明|这说明|也就是说|换句话说|简而言之|"
+    "根据这一规定|根据该规定|根据此规定|根据上述|根据以上|依据上述|按照上述|基于此|在本案中|在此案中|"
+    "在您的情况下|在你的情况下|在这种情况下|在这种情形下|如果您|如果你|您可以|你可以|建议|总之|"
+    "需要注意|请注意|值得注意|具体来说|所以说|"
+    "回答|答：|法律依据|相关法条|参考法条"
+)
+_PROMPT_WORDS = "请你回答|请回答|场景[:：]"
+_COMMENT_NEXT = "".join(
+    sorted({word[0] for word in f"{_COMMENT_WORDS}|{_PROMPT_WORDS}".split("|")})
+)
 _COMMENT_RE = kept_pattern(
-    r"[。！？!?；;，,\n<]"
-    r"(?:(?:(?<=[。！？!?；;])|(?<=[，,])(?=因此|所以|因而|综上))[ \t\u3000\xa0]*"
-    r"(?=因此|所以|因而|故而|综上|由此可见|可见|据此|这意味着|这表明|这说明|也就是说|换句话说|简而言之|"
-    r"根据这一规定|根据该规定|根据此规定|根据上述|根据以上|依据上述|按照上述|基于此|在本案中|在此案中|"
-    r"在您的情况下|在你的情况下|在这种情况下|在这种情形下|如果您|如果你|您可以|你可以|建议|总之|"
-    r"需要注意|请注意|值得注意|具体来说|所以说|"
-    r"回答|答：|法律依据|相关法条|参考法条)"
+    rf"[。！？!?；;，,\n<](?=[ \t\u3000\xa0\n{_COMMENT_NEXT}e/a-zA-Z])"
+    rf"(?:(?:(?<=[。！？!?；;])|(?<=[，,])(?=因此|所以|因而|综上))[ \t\u3000\xa0]*(?={_COMMENT_WORDS})"
     r"|(?<=\n)[ \t\u3000\xa0]*\n|(?<=<)eoa>|(?<=<)/?[a-zA-Z][^<>\n]{0,30}>"
     # a one-shot prompt the model echoes after its answer
-    r"|(?<=\n)[ \t\u3000\xa0]*(?=请你回答|请回答|场景[:：]))"
+    rf"|(?<=\n)[ \t\u3000\xa0]*(?={_PROMPT_WORDS}))"
 )
 # A numbered list opening a line (1. / （一） / 一、): after a lead-in ending in a colon
 # (…需要满足以下条件：), the list that follows a blank line is still the recitation.
@@ -131,13 +140,19 @@ def find_quote(
         verb
         or "\n" in text[after:start]
         or _NOT_CONTENT_RE.match(text, start)
-        or (cited_at is not None and text.endswith(_APPLYING, max(0, cited_at - 2), cited_at))
+        or (
+            cited_at is not None
+            and text.endswith(_APPLYING, cited_at - 2 if cited_at > 2 else 0, cited_at)
+        )
     ):
         return None
     comma = mark == "，" or mark == ","
     if comma and (
         text.startswith(_ANSWER_VOICE, start)
-        or (cited_at is not None and text.endswith(_INSTRUCTION, max(0, cited_at - 2), cited_at))
+        or (
+            cited_at is not None
+            and text.endswith(_INSTRUCTION, cited_at - 2 if cited_at > 2 else 0, cited_at)
+        )
     ):
         return None
     # A heading (_HEADING_RE: 【…】, […], …罪：) is looked for only where one can start: at 【
@@ -147,7 +162,11 @@ def find_quote(
         if heading:
             start = heading.end()
             first = text[start : start + 1]
-    end = min(limit, len(text), start + MAX_QUOTE)
+    end = start + MAX_QUOTE  # min(limit, len(text), start + MAX_QUOTE) without the call
+    if end > limit:
+        end = limit
+    if end > len(text):
+        end = len(text)
     comment = _COMMENT_RE.search(text, start, end)
     in_list = (
         first != ""
