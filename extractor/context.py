@@ -124,7 +124,8 @@ def _mention_law(name: str, lexicon: Lexicon | None) -> str | None:
     return law if _LAW_SHAPE_RE.search(law) else None
 
 
-def _citations_of_chain(
+def _add_citations_of_chain(
+    citations: list[Citation],
     text: str,
     backwards: str,
     run_start: int,
@@ -134,10 +135,9 @@ def _citations_of_chain(
     law_as_written: str | None,
     version_hint: str | None,
     quote: Quote | None,
-) -> list[Citation]:
-    """The citations of one run starting at `run_start`, its law written at `law_at` (None: a
-    bare run); `law_as_written` is the name of an explicit law (None for 本法 …)."""
-    citations: list[Citation] = []
+) -> None:
+    """Add to `citations` those of one run starting at `run_start`, its law written at `law_at`
+    (None: a bare run); `law_as_written` is the name of an explicit law (None for 本法 …)."""
     previous: Reference | None = None
     # A run holds no sentence end, so its members share one claim.
     claim_end = run_start + run.end
@@ -174,7 +174,6 @@ def _citations_of_chain(
             )
         )
         previous = ref
-    return citations
 
 
 # Kinds of law part that name their law: a citation with one ends the recitation before it.
@@ -226,10 +225,8 @@ def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> 
         limit = recitation_ends[following] if following < len(recitation_ends) else len(text)
         quote = find_quote(text, backwards, after, limit, start)
         law_at = None if mention is None else start + mention.start
-        citations.extend(
-            _citations_of_chain(
-                text, backwards, run_start, run, law, law_at, written, version_hint, quote
-            )
+        _add_citations_of_chain(
+            citations, text, backwards, run_start, run, law, law_at, written, version_hint, quote
         )
         if law is not None:
             antecedent, antecedent_at = law, end
