@@ -12,6 +12,7 @@ alternatives can both consume the same text at length, so the scan stays linear.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -81,36 +82,68 @@ _HTML = r"</?[a-zA-Z][^<>\n]{0,30}>"
 _DIVISION = rf"第{_S}{_N}{_S}[编章节](?:{_S}(?:(?!第)[\u4e00-\u9fff]){{1,12}})?"
 # A part of a code named after the law (民法典合同编, 民法典-物权编) is a gap too.
 _PART_NAME = r"[-－—]?[\u4e00-\u9fff]{2,6}编"
-_GAP_WORDS = rf"的|中|【|总则|分则|附则|{_HTML}|{_DIVISION}|{_PART_NAME}"
-_GAP_ITEM = rf"(?:[\s\u3000\xa0*]+|{_GAP_WORDS})"
-# A ref word stands on its run's line: 劳动合同法⏎第六条 is a name on its own line (see
-# name_apart), not 同法 followed by a run.
-_LINE_GAP_ITEM = rf"(?:[ \t\u3000\xa0*]+|{_GAP_WORDS})"
-_LAW = (
-    rf"(?:(?:(?P<title>{TITLE})(?:{_S}{_TITLE_TAIL})?|(?P<quoted>{_QUOTED_NAME}))"
-    rf"(?:{_S}{_NOTE})?(?:{_GAP_ITEM}){{0,6}}"
-    rf"|(?P<ref>{REF_WORDS})(?:{_S}{_NOTE})?(?:{_LINE_GAP_ITEM}){{0,6}})"
-)
-_CANDIDATE = rf"(?:{_LAW}?(?P<run>{RUN})|(?P<mention>{TITLE}))"
-# The pattern opens with the set of characters a candidate can start with, so that the engine
-# skips from one such character to the next (a pattern opening with a group or a look-ahead is
-# tried at every character); the candidate is then matched from that character, inside a
-# look-behind, as the group `candidate`. A match's own span is that one character.
-_FIRST_CHARS = '第《“"' + "".join(sorted({word[0] for word in REF_WORDS.split("|")}))
 # The ref words' first characters are common (合同, 本人, 上海: 27,000 in the development
 # answers against 10,000 candidates), and a failed try of the candidate costs as much as a
 # short match: a ref word's first character goes on only where its second may follow.
 _REF_SECOND_CHARS = "".join(sorted({word[1] for word in REF_WORDS.split("|")}))
+_FIRST_CHARS = '第《“"' + "".join(sorted({word[0] for word in REF_WORDS.split("|")}))
+# What a title tail (_TITLE_TAIL) and a division or part of a code (_DIVISION, _PART_NAME) cannot
+# match without: an answer holding none of these words is scanned without trying them at every
+# title and gap (most answers: 95% hold no tail word, 90% none of 编章节).
+_TITLE_TAIL_WORDS = ("解释", "实施", "若干问题的")
+_DIVISION_WORDS = ("编", "章", "节")
+
+
+def _scan_pattern(title_tails: bool, divisions: bool) -> str:
+    """The pre-scan's pattern, without the title tails or the divisions and parts of a code
+    where told (they cannot match in the text it is for: the same matches, less work).
+
+    It opens with the set of characters a candidate can start with, so that the engine skips
+    from one such character to the next (a pattern opening with a group or a look-ahead is
+    tried at every character); the candidate is then matched from that character, inside a
+    look-behind, as the group `candidate`. A match's own span is that one character.
+    """
+    division = f"|{_DIVISION}|{_PART_NAME}" if divisions else ""
+    gap_words = rf"的|中|【|总则|分则|附则|{_HTML}{division}"
+    gap_item = rf"(?:[\s\u3000\xa0*]+|{gap_words})"
+    # A ref word stands on its run's line: 劳动合同法⏎第六条 is a name on its own line (see
+    # name_apart), not 同法 followed by a run.
+    line_gap_item = rf"(?:[ \t\u3000\xa0*]+|{gap_words})"
+    title_tail = rf"(?:{_S}{_TITLE_TAIL})?" if title_tails else ""
+    law = (
+        rf"(?:(?:(?P<title>{TITLE}){title_tail}|(?P<quoted>{_QUOTED_NAME}))"
+        rf"(?:{_S}{_NOTE})?(?:{gap_item}){{0,6}}"
+        rf"|(?P<ref>{REF_WORDS})(?:{_S}{_NOTE})?(?:{line_gap_item}){{0,6}})"
+    )
+    candidate = rf"(?:{law}?(?P<run>{RUN})|(?P<mention>{TITLE}))"
+    return (
+        rf"[{_FIRST_CHARS}](?:(?<=[第《“\"])|(?=[{_REF_SECOND_CHARS}]))"
+        rf"(?<=(?=(?P<candidate>{candidate})).)"
+    )
+
+
 # Compiled once per machine (textnorm.kept): compiling it took a tenth of a check's start.
-CANDIDATE_RE = kept_pattern(
-    rf"[{_FIRST_CHARS}](?:(?<=[第《“\"])|(?=[{_REF_SECOND_CHARS}]))"
-    rf"(?<=(?=(?P<candidate>{_CANDIDATE})).)"
-)
+CANDIDATE_RE = kept_pattern(_scan_pattern(title_tails=True, divisions=True))
 # The scan reads its groups by number (a name is looked up in a dict at every call).
 _CANDIDATE, _TITLE, _QUOTED, _REF, _RUN, _MENTION = (
     CANDIDATE_RE.groupindex[name]
     for name in ("candidate", "title", "quoted", "ref", "run", "mention")
 )
+# The patterns without title tails or divisions, made when first needed.
+_SCANS: dict[tuple[bool, bool], re.Pattern[str]] = {(True, True): CANDIDATE_RE}
+
+
+def scan_pattern_for(text: str) -> re.Pattern[str]:
+    """The pre-scan's pattern for `text`: CANDIDATE_RE, less what cannot match in it."""
+    key = (
+        any(word in text for word in _TITLE_TAIL_WORDS),
+        any(word in text for word in _DIVISION_WORDS),
+    )
+    pattern = _SCANS.get(key)
+    if pattern is None:
+        pattern = _SCANS[key] = kept_pattern(_scan_pattern(*key))
+    return pattern
+
 
 # ---------------------------------------------------------------- looking back from a run
 # Looking back is done on the reversed text just before a run, with anchored matches: an
@@ -424,7 +457,7 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
     found: list[Candidate] = []
     last_end = 0
     cut = cut_title(text)
-    search = CANDIDATE_RE.search
+    search = scan_pattern_for(text).search
     position = 0
     while (match := search(text, position)) is not None:
         start, end = match.span(_CANDIDATE)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from extractor import Lexicon, extract
-from extractor.candidates import find_candidates
+from extractor.candidates import CANDIDATE_RE, find_candidates, scan_pattern_for
 from extractor.grammar import parse_law, parse_run
 from tests.extractor.conftest import ALIASES, LAW_NAMES
 from tests.strategies import citation_like_text, plain_chinese, rendered_citations
@@ -70,3 +72,39 @@ def test_rendered_citation_is_found(
     assert found == fields
     assert citation.start == len(before + left)
     assert not citation.implicit
+
+
+# Pieces of citations, with and without the words a title tail (…的解释, 实施细则, 若干问题的规定)
+# and a division or part of a code (第二章, 合同编) need.
+_SCAN_PIECES = st.sampled_from(
+    [
+        *(
+            "《劳动合同法》",
+            "《民法典》",
+            "《关于《劳动法》的决定》",
+            "“劳动法”",
+            "劳动法",
+            "民法典",
+        ),
+        *("第", "一", "十", "二", "条", "款", "项", "之一", "（一）", "、", "，", "和", "至", "-"),
+        *("本法", "该法", "同法", "上述规定", "的", "中", "【", "总则", "<b>", " ", "\n", "（注）"),
+        *("若干问题的", "规定", "解释", "的解释", "司法解释", "实施", "细则", "条例", "办法"),
+        *("编", "章", "节", "合同编", "第三章", "物权", "-婚姻家庭编", "规定如下"),
+    ]
+)
+
+
+def _scan(pattern: re.Pattern[str], text: str) -> list[tuple[int, ...]]:
+    spans = []
+    position = 0
+    while (match := pattern.search(text, position)) is not None:
+        spans.append(sum((match.span(group) for group in range(1, pattern.groups + 1)), ()))
+        position = match.end(1)
+    return spans
+
+
+@given(st.lists(_SCAN_PIECES, max_size=16).map("".join))
+def test_scan_pattern_for_a_text_finds_what_the_full_one_does(text: str) -> None:
+    """The pre-scan's pattern for a text (without the title tails or divisions that cannot
+    match in it) finds the same candidates as CANDIDATE_RE, every group's span included."""
+    assert _scan(scan_pattern_for(text), text) == _scan(CANDIDATE_RE, text)
