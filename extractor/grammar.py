@@ -18,7 +18,7 @@ from lark.exceptions import LarkError
 
 from extractor.candidates import REF_WORDS
 from extractor.errors import SpanParseError
-from extractor.models import LawMention, Reference, Run
+from extractor.models import LawMention, Reference, Run, new_law_mention, new_reference, new_run
 from textnorm import cn_to_int
 from textnorm.kept import kept_pattern
 
@@ -244,12 +244,12 @@ def _plain_law(part: str) -> LawMention | None:
         return None
     title, quoted, name = match.group("title", "quoted", "name")
     if title is not None:
-        return LawMention("title", title[1:-1].strip(), 0, len(title))
+        return new_law_mention("title", title[1:-1].strip(), 0, len(title))
     if quoted is not None:
-        return LawMention("quoted", quoted[1:-1].strip(), 0, len(quoted))
+        return new_law_mention("quoted", quoted[1:-1].strip(), 0, len(quoted))
     if name.startswith(_REF_WORDS):  # REF_WORD is lexed first: 本法律… is no NAME
-        return LawMention("ref_word", name, 0, len(name)) if name in _REF_WORDS else None
-    return LawMention("name", name, 0, len(name))
+        return new_law_mention("ref_word", name, 0, len(name)) if name in _REF_WORDS else None
+    return new_law_mention("name", name, 0, len(name))
 
 
 def _plain_run(run: str) -> Run | None:
@@ -261,7 +261,7 @@ def _plain_run(run: str) -> Run | None:
     for member in _PLAIN_ARTICLE_RE.finditer(run):
         article, suffix, paragraph, item = member.group(1, 2, 3, 4)
         references.append(
-            Reference(
+            new_reference(
                 member.start(),
                 member.end(),
                 _numeral(article),
@@ -270,7 +270,7 @@ def _plain_run(run: str) -> Run | None:
                 None if item is None else _numeral(item),
             )
         )
-    return Run(tuple(references), references[-1].end)
+    return new_run(tuple(references), references[-1].end)
 
 
 @lru_cache(maxsize=4096)

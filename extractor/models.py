@@ -166,3 +166,49 @@ class Run:
 
     references: tuple[Reference, ...]
     end: int
+
+
+# The grammar's plain path (parts built without Lark) makes these for every part it reads.
+_LawMentionFiller = filler(LawMention)
+_ReferenceFiller = filler(Reference)
+_RunFiller = filler(Run)
+
+
+def new_law_mention(kind: LawKind, text: str, start: int, end: int) -> LawMention:
+    """LawMention(kind, text, start, end) with no version hint."""
+    made = _LawMentionFiller()
+    made.kind = kind
+    made.text = text
+    made.start = start
+    made.end = end
+    made.version_hint = None
+    made.__class__ = LawMention
+    mention: LawMention = made
+    return mention
+
+
+def new_reference(
+    start: int, end: int, article: int, suffix: str | None, paragraph: int | None, item: int | None
+) -> Reference:
+    """Reference(start, end, article, suffix, paragraph, item), not a range."""
+    made = _ReferenceFiller()
+    made.start = start
+    made.end = end
+    made.article = article
+    made.article_suffix = suffix
+    made.paragraph = paragraph
+    made.item = item
+    made.range = False
+    made.__class__ = Reference
+    reference: Reference = made
+    return reference
+
+
+def new_run(references: tuple[Reference, ...], end: int) -> Run:
+    """Run(references, end)."""
+    made = _RunFiller()
+    made.references = references
+    made.end = end
+    made.__class__ = Run
+    run: Run = made
+    return run
