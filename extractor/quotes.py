@@ -195,9 +195,9 @@ def find_quote(
         if body and body.end() < size - start:
             end -= body.end() - (size - end)
     if comma:
-        first = _SENTENCE_END_RE.search(text, start, end)
-        if first and not _RECITAL_SIGNS_RE.search(text, start, first.start()):
-            end = first.start() + 1
+        sentence_end = _SENTENCE_END_RE.search(text, start, end)
+        if sentence_end and not _RECITAL_SIGNS_RE.search(text, start, sentence_end.start()):
+            end = sentence_end.start() + 1
     while end > start and text[end - 1] in _TRAILING:
         end -= 1
     if end - start < 2:
@@ -222,13 +222,13 @@ def find_claim(text: str, backwards: str, start: int, end: int) -> Span:
     (no slice to reverse per claim)."""
     size = len(text)
     reversed_start = size - start
-    left = (
-        size
-        - _CLAIM_BODY_RE.match(backwards, reversed_start, reversed_start + MAX_CLAIM_SIDE).end()
-    )  # type: ignore[union-attr]  # matches ""
+    # Both patterns match the empty string: a match is always found.
+    before = _CLAIM_BODY_RE.match(backwards, reversed_start, reversed_start + MAX_CLAIM_SIDE)
+    left = size - before.end()  # type: ignore[union-attr]
     # Up to the first 。！？； or line break (。！？ kept) within MAX_CLAIM_SIDE characters, or
     # the character right after them if it is 。！？: one anchored match.
-    right = _CLAIM_TO_END_RE.match(text, end, end + MAX_CLAIM_SIDE + 1).end()  # type: ignore[union-attr]
+    after = _CLAIM_TO_END_RE.match(text, end, end + MAX_CLAIM_SIDE + 1)
+    right = after.end()  # type: ignore[union-attr]
     while left < right and text[left] in " \t\u3000\xa0":
         left += 1
     return new_span(Span, text[left:right], left, right)
