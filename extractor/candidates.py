@@ -271,6 +271,9 @@ def _name_ends(text: str, end: int) -> tuple[int, ...]:
 
 def _plausible_name(text: str, end: int) -> int | None:
     """Start of a law name written without 《》 that ends at `end`, by its shape alone."""
+    last = text[end - 1] if end else ""
+    if not ("\u4e00" <= last <= "\u9fff" or (last and last in "（）()·")):
+        return None  # _NAME_CHARS_REVERSED_RE cannot match: no window to cut and reverse
     match = _NAME_CHARS_REVERSED_RE.match(text[end - 30 if end > 30 else 0 : end][::-1])
     if not match:
         return None
@@ -301,7 +304,10 @@ def bare_name(
     the lexicon is asked first, then the name's shape.
     """
     if lexicon is not None:
+        last_chars = lexicon.last_chars  # no key ends otherwise: no window to cut
         for name_end in ends:
+            if name_end == 0 or text[name_end - 1] not in last_chars:
+                continue
             window_start = name_end - _NAME_WINDOW if name_end > _NAME_WINDOW else 0
             length = lexicon.longest_suffix(text[window_start:name_end])
             if length and (may_start is None or may_start(name_end - length)):
