@@ -18,7 +18,7 @@ import os
 import secrets
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,7 +41,7 @@ from audit.private_files import (
     write_private_once,
 )
 from audit.sealing import KeyRing, Sealed, SealedColumns
-from audit.tables import PSEUDONYM_TABLE, insert_on_conflict
+from audit.tables import PSEUDONYM_TABLE, insert_all, pipelined
 from legaldb.engine import describe_error
 
 SCHEMA_VERSION = 1
@@ -91,6 +91,7 @@ def load_or_create_secret(path: Path) -> bytes:
 
 
 Entry = tuple[str, str, str]  # (pseudonym, kind, raw id)
+Writes = Callable[[Connection], None]  # more writes of the audit record's transaction
 
 
 def _conflicts(recorded: Iterable[tuple[str, str, str]], wanted: Iterable[Entry]) -> set[str]:
@@ -151,19 +152,28 @@ class _Store(ABC):
         seen_at: datetime | None = None,
         *,
         connection: Connection | None = None,
+        along: Writes | None = None,
     ) -> None:
         """record() for several (pseudonym, kind, raw id) at once, all or none; a store in the
         audit record's database joins the transaction of `connection`, a file commits on its
-        own."""
+        own. `along(connection)`, given with connection, writes the rest of that transaction
+        after the mapping: statements whose results it does not read, which a store in the
+        same database sends with its own in one round trip (`audit.tables.pipelined`)."""
         wanted = _consistent(entries)
         if wanted:
-            self._record(wanted, _first_seen(seen_at), connection)
+            self._record(wanted, _first_seen(seen_at), connection, along)
+        elif along is not None and connection is not None:
+            along(connection)
 
     @abstractmethod
     def _record(
-        self, wanted: list[Entry], first_seen: datetime, connection: Connection | None
+        self,
+        wanted: list[Entry],
+        first_seen: datetime,
+        connection: Connection | None,
+        along: Writes | None,
     ) -> None:
-        """Write the entries (distinct pseudonyms, none empty) not yet recorded."""
+        """Write the entries (distinct pseudonyms, none empty) not yet recorded, and along."""
 
 
 class MappingStore(_Store):
@@ -218,11 +228,21 @@ class MappingStore(_Store):
         return f"the mapping store {self.path}"
 
     def _record(
-        self, wanted: list[Entry], first_seen: datetime, connection: Connection | None
+        self,
+        wanted: list[Entry],
+        first_seen: datetime,
+        connection: Connection | None,
+        along: Writes | None,
     ) -> None:
         """Committed to the file at once (connection, an audit transaction elsewhere, is not
-        joined). Pseudonyms already recorded cost one read; the missing ones are written in a
-        single transaction (one commit for an evaluation's subject and session)."""
+        joined; along is run on it after). Pseudonyms already recorded cost one read; the
+        missing ones are written in a single transaction (one commit for an evaluation's
+        subject and session)."""
+        self._write(wanted, first_seen)
+        if along is not None and connection is not None:
+            along(connection)
+
+    def _write(self, wanted: list[Entry], first_seen: datetime) -> None:
         seen = first_seen.isoformat()
         with self._database.connection() as reader:
             if not _not_yet_recorded(reader, wanted):
@@ -257,10 +277,6 @@ SEALED_IDS = SealedColumns(
 """The sealed raw ids of the mapping table, for `audit.sealing.reseal` (key rotation)."""
 
 
-_INSERT_OR_SKIP = insert_on_conflict(PSEUDONYM_TABLE, "pseudonym", update=False)
-"""A mapping row, unless its pseudonym is recorded already (by another host meanwhile)."""
-
-
 class DatabaseMappingStore(_Store):
     """pseudonym → (kind, raw id, first seen) in the database's audit_pseudonym_map table,
     each raw id sealed under the key ring and bound to its pseudonym. Written in the audit
@@ -290,13 +306,20 @@ class DatabaseMappingStore(_Store):
         ).all()
         return [self._open(*row) for row in rows]
 
-    def _write(self, connection: Connection, wanted: list[Entry], first_seen: datetime) -> None:
-        known = _conflicts(self._recorded(connection, [e[0] for e in wanted]), wanted)
-        missing = [entry for entry in wanted if entry[0] not in known]
-        if not missing:
-            return
+    def _write(
+        self,
+        connection: Connection,
+        wanted: list[Entry],
+        first_seen: datetime,
+        along: Writes | None,
+    ) -> None:
+        """Every entry inserted unless its pseudonym is recorded (by an earlier answer, or by
+        another host meanwhile: the insert waits for that host's transaction), along's writes
+        sent with it, then the entries read back: each must stand for the id given
+        (PseudonymConflictError otherwise; the caller's transaction, rolled back, keeps none of
+        it). Three statements, two round trips, whatever along writes."""
         rows = []
-        for pseudonym, kind, raw_id in missing:
+        for pseudonym, kind, raw_id in wanted:
             sealed = self.keys.seal(raw_id.encode("utf-8"), pseudonym.encode("utf-8"))
             rows.append(
                 {
@@ -307,21 +330,26 @@ class DatabaseMappingStore(_Store):
                     "first_seen": first_seen,
                 }
             )
-        inserted = connection.execute(_INSERT_OR_SKIP, rows).rowcount
-        if inserted != len(rows):
-            # Another host recorded some meanwhile: each must stand for the same id.
-            _conflicts(self._recorded(connection, [e[0] for e in missing]), missing)
+        with pipelined(connection):
+            insert_all(connection, PSEUDONYM_TABLE, rows, key="pseudonym")
+            if along is not None:
+                along(connection)
+        _conflicts(self._recorded(connection, [entry[0] for entry in wanted]), wanted)
 
     def _record(
-        self, wanted: list[Entry], first_seen: datetime, connection: Connection | None
+        self,
+        wanted: list[Entry],
+        first_seen: datetime,
+        connection: Connection | None,
+        along: Writes | None,
     ) -> None:
         """In connection's transaction when given (else in one of its own)."""
         if connection is not None:
-            self._write(connection, wanted, first_seen)
+            self._write(connection, wanted, first_seen, along)
             return
         try:
             with self.engine.begin() as own:
-                self._write(own, wanted, first_seen)
+                self._write(own, wanted, first_seen, along)
         except sa.exc.SQLAlchemyError as error:
             raise MappingStoreError(f"{self.describe()}: {describe_error(error)}") from error
 

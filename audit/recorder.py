@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
@@ -385,14 +385,17 @@ def _write(
     store: PseudonymStore,
     entries: list[tuple[str, str, str]],
     moment: datetime,
-    work: Any,
+    reads: Callable[[Connection], None],
+    writes: Callable[[Connection], None],
 ) -> None:
-    """The pseudonyms' mapping, then work(connection), in one transaction (bind's own when it
-    is a connection: the caller commits); any database failure rolls all of it back."""
+    """reads(connection), the pseudonyms' mapping, then writes(connection) (statements whose
+    results it does not read: a mapping in the same database sends them with its own), in one
+    transaction (bind's own when it is a connection: the caller commits); any database
+    failure rolls all of it back."""
 
     def both(connection: Connection) -> None:
-        store.record_many(entries, moment, connection=connection)
-        work(connection)
+        reads(connection)
+        store.record_many(entries, moment, connection=connection, along=writes)
 
     try:
         if isinstance(bind, Connection):
@@ -596,13 +599,12 @@ def write_records(
         return []
     batch = prepared._batch.copy()  # the prepared rows, and the continued cases' attempts read here
 
-    def work(connection: Connection) -> None:
+    def continue_cases(connection: Connection) -> None:
         for recording, session, subject, at in prepared._continuing:
             _continue_case(connection, batch, recording, session, subject, at)
-        batch.write(connection)
 
-    # the mapping first, then the cases
-    _write(bind, store, prepared._entries, prepared._moment, work)
+    # the continued cases read and locked first, then the mapping, then the rows
+    _write(bind, store, prepared._entries, prepared._moment, continue_cases, batch.write)
     return prepared.case_ids
 
 

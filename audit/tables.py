@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from functools import lru_cache
 from itertools import chain
@@ -235,24 +237,15 @@ def from_row(cls: type[Record], row: Any, **given: Any) -> Record:
     return cls(**taken, **given)
 
 
-def insert_on_conflict(table: sa.Table, key: str, *, update: bool) -> sa.TextClause:
-    """An INSERT of one row of table (every column, bound by its name) that updates the row
-    already holding its key from the new one (update) or leaves it (skip): the same SQL on
-    SQLite and PostgreSQL, for an executemany of many rows. A text statement, compiled once:
-    the dialects' `insert().on_conflict_do_…()` have no cache key in SQLAlchemy, so each
-    execution compiled them again (most of a millisecond each, on every gate's write)."""
-    names = [column.name for column in table.columns]
-    action = (
-        "DO UPDATE SET "
-        + ", ".join(f'"{name}" = excluded."{name}"' for name in names if name != key)
-        if update
-        else "DO NOTHING"
-    )
-    columns = ", ".join(f'"{name}"' for name in names)
-    values = ", ".join(f":{name}" for name in names)
-    return sa.text(
-        f'INSERT INTO "{table.name}" ({columns}) VALUES ({values}) ON CONFLICT ("{key}") {action}'
-    ).bindparams(*(sa.bindparam(column.name, type_=column.type) for column in table.columns))
+def _on_conflict(names: Sequence[str], key: str | None, update: bool) -> str:
+    """The clause after an INSERT of columns names: a row whose key is recorded already is
+    updated from the new one (update) or left (skip); none without a key."""
+    if key is None:
+        return ""
+    if not update:
+        return f' ON CONFLICT ("{key}") DO NOTHING'
+    changed = ", ".join(f'"{name}" = excluded."{name}"' for name in names if name != key)
+    return f' ON CONFLICT ("{key}") DO UPDATE SET {changed}'
 
 
 ROWS_PER_STATEMENT = 500
@@ -271,6 +264,7 @@ class _RowsInsert:
     marks: str  # SQLite: one row's (?, …)
     named: str  # other dialects: the compiled single-row INSERT, bound by name
     names: tuple[str, ...]
+    columnar: str  # PostgreSQL: INSERT … SELECT from one array a column
 
 
 def _json_encoder() -> Callable[[Any], str] | None:
@@ -321,6 +315,10 @@ def _processor(column: sa.Column[Any], dialect: sa.Dialect) -> Callable[[Any], A
     return processor
 
 
+_LENGTH = re.compile(r"\(\d+\)$")
+"""A string type's length, as in VARCHAR(32)."""
+
+
 @lru_cache(maxsize=64)
 def _rows_insert(table: sa.Table, dialect: sa.Dialect, names: tuple[str, ...]) -> _RowsInsert:
     columns = [table.c[name] for name in names]
@@ -332,25 +330,51 @@ def _rows_insert(table: sa.Table, dialect: sa.Dialect, names: tuple[str, ...]) -
     quote = dialect.identifier_preparer.quote
     head = f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name in names)})"
     named = str(table.insert().compile(dialect=dialect, column_keys=list(names)))
+    # Each column's values as one array of its type (a string type without its length: the
+    # column's own checks the value, as a row's value would be, where a cast would truncate).
+    arrays = ", ".join(
+        "%b::" + _LENGTH.sub("", column.type.compile(dialect=dialect)) + "[]" for column in columns
+    )
     values = itemgetter(*names) if len(names) > 1 else (lambda row: (row[names[0]],))
     return _RowsInsert(
-        values, processors, head, "(" + ", ".join("?" * len(names)) + ")", named, names
+        values,
+        processors,
+        head,
+        "(" + ", ".join("?" * len(names)) + ")",
+        named,
+        names,
+        f"{head} SELECT * FROM unnest({arrays})",
     )
 
 
-def insert_all(connection: Connection, table: sa.Table, rows: Sequence[Mapping[str, Any]]) -> None:
+def insert_all(
+    connection: Connection,
+    table: sa.Table,
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    key: str | None = None,
+    update: bool = False,
+) -> None:
     """`connection.execute(table.insert(), rows)` (the rows' keys, the same for each row, name
-    columns of table; the others take their defaults) with the same values reaching the driver, without SQLAlchemy's per-row parameter processing: one
-    statement text per table (and per number of rows on SQLite), compiled once.
+    columns of table; the others take their defaults) with the same values reaching the
+    driver, without SQLAlchemy's per-row parameter processing: one statement text per table
+    (and per number of rows on SQLite), compiled once. With key, a row whose key is recorded
+    already is updated from the new one (update; the rows' keys differ) or left as it is
+    (`ON CONFLICT`, the same SQL on both databases: SQLAlchemy's dialect inserts with
+    `on_conflict_do_…()` have no cache key, and were compiled again on every write).
 
     On SQLite the rows go as multi-row `INSERT … VALUES (…), (…)` (ROWS_PER_STATEMENT at most):
     one statement, where an executemany steps once per row and each step releases the
     interpreter's lock (a server's writer thread gets it back from its busy event loop only at
     the next switch interval). The sqlite3 module keeps each text's prepared statement. On
-    PostgreSQL an executemany of the compiled statement, which psycopg pipelines."""
+    PostgreSQL likewise one statement, whatever the number of rows, `INSERT … SELECT * FROM
+    unnest(…)` of one array a column, sent in binary (no text escaping): psycopg's executemany
+    sends a row at a time and waits for the socket, letting go of the interpreter's lock, for
+    each; one text, which psycopg prepares once it has been used a few times."""
     if not rows:
         return
     plan = _rows_insert(table, connection.dialect, tuple(rows[0]))
+    conflict = _on_conflict(plan.names, key, update)
     values, processors = plan.values, plan.processors
     converted: list[Sequence[Any]]
     if processors:
@@ -362,18 +386,47 @@ def insert_all(connection: Connection, table: sa.Table, rows: Sequence[Mapping[s
             converted.append(listed)
     else:
         converted = list(map(values, rows))
+    if connection.dialect.name == "postgresql":
+        columns = tuple(map(list, zip(*converted, strict=True)))
+        connection.exec_driver_sql(plan.columnar + conflict, columns)
+        return
     if connection.dialect.name != "sqlite":
         names = plan.names
         connection.exec_driver_sql(
-            plan.named, [dict(zip(names, row, strict=True)) for row in converted]
+            plan.named + conflict, [dict(zip(names, row, strict=True)) for row in converted]
         )
         return
     for start in range(0, len(converted), ROWS_PER_STATEMENT):
         chunk = converted[start : start + ROWS_PER_STATEMENT]
         connection.exec_driver_sql(
-            f"{plan.head} VALUES {', '.join([plan.marks] * len(chunk))}",
+            f"{plan.head} VALUES {', '.join([plan.marks] * len(chunk))}{conflict}",
             tuple(chain.from_iterable(chunk)),
         )
+
+
+@contextmanager
+def pipelined(connection: Connection) -> Iterator[None]:
+    """The block's statements sent to PostgreSQL without waiting for each one's reply (psycopg's
+    pipeline mode) and their replies read together at its end: one round trip for all, where
+    each statement (an executemany too) waits for its own. Only for statements whose results
+    the block does not read (writes without RETURNING, their row counts unread): a result is
+    not there before the block ends. A statement's failure is raised as SQLAlchemy raises it,
+    at the block's end at the latest (a lost connection as a disconnect). On other databases
+    and drivers the statements run one by one, as without it."""
+    if connection.dialect.driver != "psycopg":
+        yield
+        return
+    import psycopg
+
+    driver = connection.connection.driver_connection
+    if not isinstance(driver, psycopg.Connection) or not psycopg.Pipeline.is_supported():
+        yield
+        return
+    try:
+        with driver.pipeline():
+            yield
+    except psycopg.Error as error:  # raised by the pipeline's end, outside SQLAlchemy's calls
+        connection._handle_dbapi_exception(error, None, None, None, None)
 
 
 __all__ = [
@@ -390,5 +443,5 @@ __all__ = [
     "UtcDateTime",
     "from_row",
     "insert_all",
-    "insert_on_conflict",
+    "pipelined",
 ]

@@ -48,7 +48,7 @@ from audit.private_files import (
     use_wal,
 )
 from audit.sealing import KeyRing, Sealed, SealedColumns
-from audit.tables import insert_on_conflict
+from audit.tables import insert_all
 from gate.models import RoundRecord
 from web.errors import AuditUnavailable, RoundConflict
 from web.tables import OPEN_ROUND_TABLE
@@ -67,7 +67,8 @@ CREATE TABLE IF NOT EXISTS open_round (
 ) WITHOUT ROWID
 """
 HELD_SWITCH_S = 0.0002
-"""The interpreter's switch interval while this process holds the machine's writers' lock."""
+"""The interpreter's switch interval while this process writes gated answers: while it holds
+the machine's writers' lock (SQLite), or a settling transaction is open (PostgreSQL)."""
 MOVED_ON = "another answer of this session was gated meanwhile; send it again"
 
 
@@ -182,9 +183,11 @@ class _WritersLock:
 
 class _SwitchInterval:
     """The process's switch interval HELD_SWITCH_S while any of its threads holds a writers'
-    lock, the one it had before once none does. A thread waiting for the interpreter's lock
-    (the writer, after each SQLite call) asks for it after that long instead of the 5 ms
-    default, so that the busy event loop does not stretch the other workers' wait."""
+    lock or a settling transaction, the one it had before once none does. A thread waiting for
+    the interpreter's lock (the writer, after each SQLite call or PostgreSQL round trip) asks
+    for it after that long instead of the 5 ms default, so that the busy event loop does not
+    stretch the other workers' wait (SQLite) or the transaction (PostgreSQL: about 20 round
+    trips a batch, each a switch interval long when the loop is busy)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -371,10 +374,6 @@ SEALED_ROUNDS = SealedColumns(
 """The sealed rounds, for `audit.sealing.reseal` (key rotation)."""
 
 
-_KEEP_ROUND = insert_on_conflict(OPEN_ROUND_TABLE, "session", update=True)
-"""A kept round's row, replacing the session's earlier one."""
-
-
 class DatabaseRoundStore:
     """session pseudonym → the open round, in the database's web_open_round table, sealed.
 
@@ -429,7 +428,7 @@ class DatabaseRoundStore:
         or dropped."""
         table = OPEN_ROUND_TABLE
         try:
-            with engine.begin() as connection:
+            with _short_switches(), engine.begin() as connection:
                 for session, expected in sorted(
                     (answer for answer in answers if answer[1] is not None), key=lambda a: a[0]
                 ):
@@ -452,8 +451,8 @@ class DatabaseRoundStore:
                     for (session, _), settlement in zip(answers, settlements, strict=True)
                     if settlement.kept is not None
                 ]
-                if kept:  # one statement for all
-                    connection.execute(_KEEP_ROUND, kept)
+                # one statement for all, each replacing its session's earlier round
+                insert_all(connection, table, kept, key="session", update=True)
                 forgotten = [
                     session
                     for (session, _), settlement in zip(answers, settlements, strict=True)
