@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install run test lint bench eval clean soak screenshots
 
-$(STAMP): pyproject.toml
+# setup.py builds legaldb/_lookup_path.c (the compiled lookup path; skipped without a compiler)
+$(STAMP): pyproject.toml setup.py legaldb/_lookup_path.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

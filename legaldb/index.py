@@ -16,7 +16,7 @@ from __future__ import annotations
 import marshal
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -545,7 +545,8 @@ class Lookups:
     and new answer, was a third of a warm lookup's instructions); a new answer is made here,
     not in a function of its own: the article made in place for a version numbered 1 … n
     (most versions), by StatuteIndex.article otherwise; the answer without an article is one
-    per (version, in force) slot."""
+    per (version, in force) slot. legaldb/_lookup_path.c runs the same steps compiled, over the
+    same dicts and lists (`lookup_function`)."""
 
     __slots__ = ("index", "timelines")
 
@@ -664,3 +665,18 @@ class Lookups:
 # The answers of the hot path are made through fillers (`textnorm.slotted.filler`).
 _LookupFiller = filler(Lookup)
 _ArticleInfoFiller = filler(ArticleInfo)
+
+try:  # Lookups.lookup compiled (legaldb/_lookup_path.c, built by setup.py where it can be)
+    from legaldb._lookup_path import LookupPath
+except ImportError:  # pragma: no cover - a build without a C compiler: Python answers
+    LookupPath = None  # type: ignore[assignment,misc]
+
+
+def lookup_function(lookups: Lookups) -> Callable[[str, int, str | None, date], Lookup]:
+    """What answers `lookups.lookup`'s calls fastest: the compiled path over the same dicts
+    and lists (so the two give the same objects, and may be called in turn), else the method."""
+    if LookupPath is None:
+        return lookups.lookup
+    return LookupPath(
+        lookups, NOTHING, Timeline, VersionInfo, StatuteIndex, Lookup, ArticleInfo, _MEMO_LIMIT
+    )

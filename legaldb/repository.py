@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from rapidfuzz import fuzz, process
 
-from legaldb.index import NAME_CACHE_LIMIT, Lookups, StatuteIndex, guess_level_of_name
+from legaldb.index import (
+    NAME_CACHE_LIMIT,
+    Lookups,
+    StatuteIndex,
+    guess_level_of_name,
+    lookup_function,
+)
 from legaldb.models import (
     LEVELS,
     ArticleEvent,
@@ -65,10 +71,10 @@ class StatuteRepository:
         self._manifests = manifests
         self._complete = frozenset(level for m in manifests for level in m.complete_levels)
         self._name_ids: dict[str, int | None] = {}
-        # lookup, bound to the object that answers it: the call goes straight there (one
-        # frame a lookup, not one here and one there); the method below says what it does
+        # lookup, bound to what answers it: the compiled path over the Lookups (no frame at
+        # all), or its method where that is not built; the method below says what it does
         self._lookups = Lookups(index)
-        self.lookup = self._lookups.lookup  # type: ignore[method-assign]
+        self.lookup = lookup_function(self._lookups)  # type: ignore[method-assign,assignment]
         self._article_text: Callable[[int, int, str | None], ArticleText | None] = lru_cache(
             maxsize=ARTICLE_TEXT_CACHE
         )(self._fetch_article_text)
@@ -235,8 +241,9 @@ class StatuteRepository:
 
         When no version is in force (not yet, or no longer), `article` comes from the nearest
         version (`article_version`), so a caller can tell "repealed" from "never existed".
-        Each repository answers it with `Lookups.lookup` itself (bound in `__init__`, so a
-        call runs one frame); this method does the same, for the class and its readers.
+        Each repository answers it with `Lookups.lookup` compiled (`lookup_function`, bound
+        in `__init__`); this method runs the same steps in Python, for the class and its
+        readers, and shares their answers.
         """
         return self._lookups.lookup(name, number, suffix, as_of)
 
