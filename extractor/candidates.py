@@ -449,7 +449,10 @@ def name_apart(text: str, start: int, lexicon: Lexicon | None) -> ApartName | No
 def cut_title(text: str) -> tuple[int, int] | None:
     """(start, end) of a title whose 《 was cut off with the start of the answer
     (医疗器械监督管理条例》…), the closing mark included; None if the answer opens otherwise."""
-    if text.find("》", 0, _CUT_TITLE_WINDOW) < 0:  # nearly every answer: no regex run
+    close = text.find("》", 0, _CUT_TITLE_WINDOW)
+    # The name runs from the answer's start (after spacing and 根据 …) to the first 》 and
+    # holds no 《: an answer with a 《 before its first 》 (nearly every one) has no cut title.
+    if close < 0 or text.find("《", 0, close) >= 0:
         return None
     match = _CUT_TITLE_RE.match(text)
     if match is None or not is_law_like(match.group("name")):
