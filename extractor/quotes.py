@@ -31,13 +31,14 @@ _ANSWER_VOICE = ("如果您", "如果你", "您", "你", "我", "因此", "所�
 _INSTRUCTION = ("按照", "依照", "遵照")
 # 依照《…》第X条解除劳动合同的，… applies the article in the answer's own sentence.
 _APPLYING = ("按照", "依照", "遵照", "依据", "根据")
-# A recitation that lists items or opens with a colon runs on past its first sentence. The
-# pattern opens with the set of its first characters, so that a search skips from one to
-# the next (a pattern opening with an alternation is tried at every character).
-_RECITAL_SIGNS_RE = kept_pattern(
-    r"[：:（(](?:(?<=[：:])|(?<=[（(])[一二三四五六七八九十]{1,3}[）)])"
+# A recitation that lists items or opens with a colon runs on past its first sentence: the
+# first sentence end or recital sign (：, （一）) tells which, in one search. The pattern opens
+# with the set of its first characters, so that a search skips from one to the next (a
+# pattern opening with an alternation is tried at every character).
+_SENTENCE_ENDS = "。！？!?"
+_FIRST_END_OR_SIGN_RE = kept_pattern(
+    r"[。！？!?：:（(](?:(?<=[。！？!?：:])|(?<=[（(])[一二三四五六七八九十]{1,3}[）)])"
 )
-_SENTENCE_END_RE = kept_pattern(r"[。！？!?]")
 _OPEN_QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
 # Text straight after the number that is the answer's own words, not the article's.
 _NOT_CONTENT_RE = kept_pattern(
@@ -195,14 +196,21 @@ def find_quote(
         if body and body.end() < size - start:
             end -= body.end() - (size - end)
     if comma:
-        sentence_end = _SENTENCE_END_RE.search(text, start, end)
-        if sentence_end and not _RECITAL_SIGNS_RE.search(text, start, sentence_end.start()):
-            end = sentence_end.start() + 1
+        end = _first_sentence_end(text, start, end)
     while end > start and text[end - 1] in _TRAILING:
         end -= 1
     if end - start < 2:
         return None
     return new_span(Quote, text[start:end], start, end)
+
+
+def _first_sentence_end(text: str, start: int, end: int) -> int:
+    """The end of a recitation after "，" that runs to `end`: just after its first sentence
+    end (。！？) unless a recital sign (：, （一）) comes before that one; `end` if neither."""
+    first = _FIRST_END_OR_SIGN_RE.search(text, start, end)
+    if first is not None and text[first.start()] in _SENTENCE_ENDS:
+        return first.start() + 1
+    return end
 
 
 def _continues_as_list(text: str, start: int, comment: re.Match[str], in_list: bool) -> bool:
