@@ -157,6 +157,9 @@ _GAP_REVERSED_RE = kept_pattern(
 _NOTE_REVERSED_RE = kept_pattern(rf"{_S}[）)][^（）()\n]{{1,30}}[（(]")
 _NAME_CHARS_REVERSED_RE = kept_pattern(r"[\u4e00-\u9fff（）()·]{1,30}")
 _LOOK_BACK = 60
+# The characters a gap item or a note ends with (reversed: starts with), but for a division's
+# name, which may end with any character and needs one of 编章节 before it.
+_GAP_LAST_CHARS = " \t\u3000\xa0*的中【>则）)"
 # A name written without 《》 starts after the last verb or particle before it
 # (用人单位违反工伤保险条例 → 工伤保险条例).
 _LAST_CLAUSE_RE = kept_pattern(
@@ -252,7 +255,17 @@ def _name_ends(text: str, end: int) -> tuple[int, ...]:
     """Where a name before the run at `end` may end: before spacing (的, spaces, a note)
     only, before a whole gap (also 总则, 第二章 …), and before a part of a code named
     after it (民法典合同编, 民法典-婚姻家庭编: every length is tried, shortest first)."""
-    window = text[end - _LOOK_BACK if end > _LOOK_BACK else 0 : end][::-1]
+    if end == 0:
+        return (0, 0)
+    window_start = end - _LOOK_BACK if end > _LOOK_BACK else 0
+    if (
+        text[end - 1] not in _GAP_LAST_CHARS
+        and text.find("编", window_start, end) < 0
+        and text.find("章", window_start, end) < 0
+        and text.find("节", window_start, end) < 0
+    ):
+        return (end, end)  # no gap, note or part of a code can end here: no window to cut
+    window = text[window_start:end][::-1]
     ends = []
     for gap in (_SPACING_REVERSED_RE, _GAP_REVERSED_RE):
         position = gap.match(window).end()  # type: ignore[union-attr]  # matches ""
