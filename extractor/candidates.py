@@ -56,7 +56,11 @@ RUN = (
     rf"(?:{_SEP}{_MEMBER}|{_S}、{_S}{_BARE_ARTICLE}){{0,{MAX_MEMBERS}}}"
 )
 
-LAW_SUFFIX = r"(?:法典|法|条例|规定|办法|解释|决定|细则|规则|通则|总则|标准|意见|批复|公约|纲要|规范|规程|准则|措施|答复|通知|修正案)"
+LAW_SUFFIXES = (
+    *("法典", "法", "条例", "规定", "办法", "解释", "决定", "细则", "规则", "通则", "总则", "标准"),
+    *("意见", "批复", "公约", "纲要", "规范", "规程", "准则", "措施", "答复", "通知", "修正案"),
+)
+LAW_SUFFIX = f"(?:{'|'.join(LAW_SUFFIXES)})"
 # Up to 100 characters or inner titles (one level). A title's end is fixed by its text, so the
 # group is atomic, and the common title without an inner one is matched in one sweep first.
 TITLE = r"(?>《[^《》\n]{1,100}+》|《(?:[^《》\n]|《[^《》\n]{0,60}》){1,100}》)"
@@ -166,6 +170,7 @@ _LAST_CLAUSE_RE = kept_pattern(
     r"的|是|了|违反|根据|依据|依照|按照|参照|适用|参见|援引|引用|对照|结合|符合|以及|关于"
 )
 _LAW_SUFFIX_RE = kept_pattern(rf"{LAW_SUFFIX}$")
+_LAW_SUFFIX_LAST_CHARS = frozenset(suffix[-1] for suffix in LAW_SUFFIXES)
 _LEADING_WORDS_RE = kept_pattern(
     r"^(?:根据|依据|依照|按照|参照|参考|参见|对照|结合|违反|适用|援引|引用|详见|查阅|符合|"
     r"即|如|见|和|及|与|或|并|在|按|依|据|照|我国|现行|相关|有关)+"
@@ -284,9 +289,8 @@ def _name_ends(text: str, end: int) -> tuple[int, ...]:
 
 def _plausible_name(text: str, end: int) -> int | None:
     """Start of a law name written without 《》 that ends at `end`, by its shape alone."""
-    last = text[end - 1] if end else ""
-    if not ("\u4e00" <= last <= "\u9fff" or (last and last in "（）()·")):
-        return None  # _NAME_CHARS_REVERSED_RE cannot match: no window to cut and reverse
+    if not end or text[end - 1] not in _LAW_SUFFIX_LAST_CHARS:
+        return None  # the name would end at `end` and does not end like a law: no window cut
     match = _NAME_CHARS_REVERSED_RE.match(text[end - 30 if end > 30 else 0 : end][::-1])
     if not match:
         return None
