@@ -56,7 +56,11 @@ RUN = (
     rf"(?:{_SEP}{_MEMBER}|{_S}、{_S}{_BARE_ARTICLE}){{0,{MAX_MEMBERS}}}"
 )
 
-LAW_SUFFIX = r"(?:法典|法|条例|规定|办法|解释|决定|细则|规则|通则|总则|标准|意见|批复|公约|纲要|规范|规程|准则|措施|答复|通知|修正案)"
+LAW_SUFFIXES = (
+    *("法典", "法", "条例", "规定", "办法", "解释", "决定", "细则", "规则", "通则", "总则", "标准"),
+    *("意见", "批复", "公约", "纲要", "规范", "规程", "准则", "措施", "答复", "通知", "修正案"),
+)
+LAW_SUFFIX = f"(?:{'|'.join(LAW_SUFFIXES)})"
 # Up to 100 characters or inner titles (one level). A title's end is fixed by its text, so the
 # group is atomic, and the common title without an inner one is matched in one sweep first.
 TITLE = r"(?>《[^《》\n]{1,100}+》|《(?:[^《》\n]|《[^《》\n]{0,60}》){1,100}》)"
@@ -157,12 +161,16 @@ _GAP_REVERSED_RE = kept_pattern(
 _NOTE_REVERSED_RE = kept_pattern(rf"{_S}[）)][^（）()\n]{{1,30}}[（(]")
 _NAME_CHARS_REVERSED_RE = kept_pattern(r"[\u4e00-\u9fff（）()·]{1,30}")
 _LOOK_BACK = 60
+# The characters a gap item or a note ends with (reversed: starts with), but for a division's
+# name, which may end with any character and needs one of 编章节 before it.
+_GAP_LAST_CHARS = " \t\u3000\xa0*的中【>则）)"
 # A name written without 《》 starts after the last verb or particle before it
 # (用人单位违反工伤保险条例 → 工伤保险条例).
 _LAST_CLAUSE_RE = kept_pattern(
     r"的|是|了|违反|根据|依据|依照|按照|参照|适用|参见|援引|引用|对照|结合|符合|以及|关于"
 )
 _LAW_SUFFIX_RE = kept_pattern(rf"{LAW_SUFFIX}$")
+_LAW_SUFFIX_LAST_CHARS = frozenset(suffix[-1] for suffix in LAW_SUFFIXES)
 _LEADING_WORDS_RE = kept_pattern(
     r"^(?:根据|依据|依照|按照|参照|参考|参见|对照|结合|违反|适用|援引|引用|详见|查阅|符合|"
     r"即|如|见|和|及|与|或|并|在|按|依|据|照|我国|现行|相关|有关)+"
@@ -252,7 +260,17 @@ def _name_ends(text: str, end: int) -> tuple[int, ...]:
     """Where a name before the run at `end` may end: before spacing (的, spaces, a note)
     only, before a whole gap (also 总则, 第二章 …), and before a part of a code named
     after it (民法典合同编, 民法典-婚姻家庭编: every length is tried, shortest first)."""
-    window = text[end - _LOOK_BACK if end > _LOOK_BACK else 0 : end][::-1]
+    if end == 0:
+        return (0, 0)
+    window_start = end - _LOOK_BACK if end > _LOOK_BACK else 0
+    if (
+        text[end - 1] not in _GAP_LAST_CHARS
+        and text.find("编", window_start, end) < 0
+        and text.find("章", window_start, end) < 0
+        and text.find("节", window_start, end) < 0
+    ):
+        return (end, end)  # no gap, note or part of a code can end here: no window to cut
+    window = text[window_start:end][::-1]
     ends = []
     for gap in (_SPACING_REVERSED_RE, _GAP_REVERSED_RE):
         position = gap.match(window).end()  # type: ignore[union-attr]  # matches ""
@@ -271,9 +289,8 @@ def _name_ends(text: str, end: int) -> tuple[int, ...]:
 
 def _plausible_name(text: str, end: int) -> int | None:
     """Start of a law name written without 《》 that ends at `end`, by its shape alone."""
-    last = text[end - 1] if end else ""
-    if not ("\u4e00" <= last <= "\u9fff" or (last and last in "（）()·")):
-        return None  # _NAME_CHARS_REVERSED_RE cannot match: no window to cut and reverse
+    if not end or text[end - 1] not in _LAW_SUFFIX_LAST_CHARS:
+        return None  # the name would end at `end` and does not end like a law: no window cut
     match = _NAME_CHARS_REVERSED_RE.match(text[end - 30 if end > 30 else 0 : end][::-1])
     if not match:
         return None
@@ -449,7 +466,10 @@ def name_apart(text: str, start: int, lexicon: Lexicon | None) -> ApartName | No
 def cut_title(text: str) -> tuple[int, int] | None:
     """(start, end) of a title whose 《 was cut off with the start of the answer
     (医疗器械监督管理条例》…), the closing mark included; None if the answer opens otherwise."""
-    if text.find("》", 0, _CUT_TITLE_WINDOW) < 0:  # nearly every answer: no regex run
+    close = text.find("》", 0, _CUT_TITLE_WINDOW)
+    # The name runs from the answer's start (after spacing and 根据 …) to the first 》 and
+    # holds no 《: an answer with a 《 before its first 》 (nearly every one) has no cut title.
+    if close < 0 or text.find("《", 0, close) >= 0:
         return None
     match = _CUT_TITLE_RE.match(text)
     if match is None or not is_law_like(match.group("name")):

@@ -31,13 +31,17 @@ _ANSWER_VOICE = ("如果您", "如果你", "您", "你", "我", "因此", "所�
 _INSTRUCTION = ("按照", "依照", "遵照")
 # 依照《…》第X条解除劳动合同的，… applies the article in the answer's own sentence.
 _APPLYING = ("按照", "依照", "遵照", "依据", "根据")
-# A recitation that lists items or opens with a colon runs on past its first sentence. The
-# pattern opens with the set of its first characters, so that a search skips from one to
-# the next (a pattern opening with an alternation is tried at every character).
-_RECITAL_SIGNS_RE = kept_pattern(
-    r"[：:（(](?:(?<=[：:])|(?<=[（(])[一二三四五六七八九十]{1,3}[）)])"
+# A recitation that lists items or opens with a colon runs on past its first sentence: the
+# first sentence end or recital sign (：, （一）) tells which, in one search. The pattern opens
+# with the set of its first characters, so that a search skips from one to the next (a
+# pattern opening with an alternation is tried at every character).
+_SENTENCE_ENDS = "。！？!?"
+# How far past its mark a comment's match reaches at most (a tag: < and 33 characters); only
+# a tag can hold a sentence end, so a comment starting before one is matched within this.
+_COMMENT_REACH = 34
+_FIRST_END_OR_SIGN_RE = kept_pattern(
+    r"[。！？!?：:（(](?:(?<=[。！？!?：:])|(?<=[（(])[一二三四五六七八九十]{1,3}[）)])"
 )
-_SENTENCE_END_RE = kept_pattern(r"[。！？!?]")
 _OPEN_QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
 # Text straight after the number that is the answer's own words, not the article's.
 _NOT_CONTENT_RE = kept_pattern(
@@ -177,7 +181,11 @@ def find_quote(
         end = limit
     if end > len(text):
         end = len(text)
-    comment = _COMMENT_RE.search(text, start, end)
+    # After "，" the recitation ends at its first sentence end unless a recital sign comes
+    # first: a comment starting after that end cannot move it, so none is looked for there.
+    sentence_end = _first_sentence_end(text, start, end) if comma else None
+    search_end = end if sentence_end is None else min(end, sentence_end + _COMMENT_REACH)
+    comment = _COMMENT_RE.search(text, start, search_end)
     in_list = (
         first != ""
         and (first in _LIST_LINE_FIRST or first.isdecimal())
@@ -185,8 +193,10 @@ def find_quote(
     )
     while comment and _continues_as_list(text, start, comment, in_list):
         in_list = True
-        comment = _COMMENT_RE.search(text, comment.end(), end)
-    if comment:
+        comment = _COMMENT_RE.search(text, comment.end(), search_end)
+    if sentence_end is not None:
+        end = comment.start() if comment and comment.start() < sentence_end else sentence_end + 1
+    elif comment:
         end = comment.start() + (1 if text[comment.start()] in "。！？!?" else 0)
     elif end == limit:
         # The next citation starts here: the recitation ends with the sentence before it.
@@ -194,15 +204,20 @@ def find_quote(
         body = _CLAIM_BODY_RE.match(backwards, size - end, size - start)
         if body and body.end() < size - start:
             end -= body.end() - (size - end)
-    if comma:
-        sentence_end = _SENTENCE_END_RE.search(text, start, end)
-        if sentence_end and not _RECITAL_SIGNS_RE.search(text, start, sentence_end.start()):
-            end = sentence_end.start() + 1
     while end > start and text[end - 1] in _TRAILING:
         end -= 1
     if end - start < 2:
         return None
     return new_span(Quote, text[start:end], start, end)
+
+
+def _first_sentence_end(text: str, start: int, end: int) -> int | None:
+    """Where the first sentence end (。！？) of text[start:end] is, unless a recital sign (：,
+    （一）) comes before it: a recitation after "，" ends there (None: it runs on)."""
+    first = _FIRST_END_OR_SIGN_RE.search(text, start, end)
+    if first is not None and text[first.start()] in _SENTENCE_ENDS:
+        return first.start()
+    return None
 
 
 def _continues_as_list(text: str, start: int, comment: re.Match[str], in_list: bool) -> bool:
