@@ -19,9 +19,14 @@ from textnorm.kept import keep_generated_code
 keep_generated_code()
 tune_collector()
 
+import atexit
+import copy
 import inspect
+import os
+import sys
+from collections.abc import Callable, Iterator, MutableMapping
 from datetime import date
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -90,8 +95,155 @@ def _plain_parameters(command: Command, context: Context) -> None:
         command.help = "\n\n".join(" ".join(p.split()) for p in paragraphs)
         # A group lists each command with its first paragraph whole (click would cut it short).
         command.short_help = command.short_help or command.help.split("\n\n")[0]
-    for sub in getattr(command, "commands", {}).values():
-        _plain_parameters(sub, context)
+    commands = getattr(command, "commands", {})
+    if not isinstance(commands, LazyCommands):  # those are made plain as they are built
+        for sub in commands.values():
+            _plain_parameters(sub, context)
+
+
+class LazyCommands(MutableMapping[str, "Command"]):
+    """The root group's sub-commands by name, each built by typer on first use (and given
+    plain parameters then): typer builds a command by evaluating its parameters' annotations,
+    which for all of them took a tenth of a one-answer check's start-up. Iterating gives the
+    names in typer's order (commands, then groups) without building anything."""
+
+    def __init__(self, builders: dict[str, Callable[[], Command]], root: Command) -> None:
+        self._builders = builders
+        self._built: dict[str, Command] = {}
+        self._root = root
+
+    def __getitem__(self, name: str) -> Command:
+        found = self._built.get(name)
+        if found is None:
+            found = self._builders[name]()  # KeyError for an unknown name, as a dict's
+            _plain_parameters(found, self._root.context_class(self._root, info_name=None))
+            self._built[name] = found
+        return found
+
+    def __setitem__(self, name: str, command: Command) -> None:
+        self._builders.setdefault(name, lambda: command)
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._builders[name]
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._builders)
+
+    def built(self) -> set[str]:
+        """The names of the commands built so far."""
+        return set(self._built)
+
+    def __len__(self) -> int:
+        return len(self._builders)
+
+
+QUICK_EXIT = {"check"}
+"""The commands after which the process ends without the interpreter's teardown (freeing the
+statute index, the memos and every module: 15-20 ms after a batch check's last line): they
+write nothing but standard output and error, and start no thread."""
+
+
+def exit_at_once(code: object) -> None:
+    """End the process with `code` as Python's own exit would, without its teardown: standard
+    output and error flushed, the atexit handlers run. Returns (for Python's own exit) when
+    that would differ: a code that is not an int or None, another thread alive, or standard
+    output or error that cannot be flushed (Python then reports it, exit status 120)."""
+    if not (code is None or type(code) is int):
+        return
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() != 1:
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code or 0)
+
+
+class LexGate(typer.Typer):
+    """The root `typer.Typer`: calling it runs the command line as typer would, with a root
+    group that builds only the sub-command the command line names (`--help` builds them all);
+    `typer.main.get_command(app)` still builds the whole tree at once."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """As `typer.Typer.__call__`, over `lazy_root()`."""
+        from typer.main import _typer_developer_exception_attr_name, except_hook
+        from typer.models import DeveloperExceptionConfig
+
+        if sys.excepthook != except_hook:
+            sys.excepthook = except_hook
+        root = self.lazy_root()
+        try:
+            return root(*args, **kwargs)
+        except SystemExit as done:
+            commands = root.commands
+            if isinstance(commands, LazyCommands) and commands.built() <= QUICK_EXIT:
+                exit_at_once(done.code)
+            raise
+        except Exception as error:
+            # What typer's own __call__ attaches, for its except_hook to show the error.
+            setattr(
+                error,
+                _typer_developer_exception_attr_name,
+                DeveloperExceptionConfig(
+                    pretty_exceptions_enable=self.pretty_exceptions_enable,
+                    pretty_exceptions_show_locals=self.pretty_exceptions_show_locals,
+                    pretty_exceptions_short=self.pretty_exceptions_short,
+                ),
+            )
+            raise error
+
+    def lazy_root(self) -> PlainHelp:
+        """The root group as typer builds it, its sub-commands in a LazyCommands."""
+        from typer.main import (
+            TyperInfo,
+            get_command_from_info,
+            get_command_name,
+            get_group_from_info,
+            solve_typer_info_defaults,
+        )
+
+        shell = copy.copy(self)  # the same settings and callback, no sub-commands
+        shell.registered_commands, shell.registered_groups = [], []
+        root = get_group_from_info(
+            TyperInfo(shell),
+            pretty_exceptions_short=self.pretty_exceptions_short,
+            rich_markup_mode=self.rich_markup_mode,
+            suggest_commands=self.suggest_commands,
+        )
+        if not isinstance(root, PlainHelp):
+            raise TypeError("the root group's class must be PlainHelp")
+        builders: dict[str, Callable[[], Command]] = {}
+        for command_info in self.registered_commands:
+            name = command_info.name or get_command_name(command_info.callback.__name__)  # type: ignore[union-attr]
+            builders[name] = partial(
+                get_command_from_info,
+                command_info=command_info,
+                pretty_exceptions_short=self.pretty_exceptions_short,
+                rich_markup_mode=self.rich_markup_mode,
+            )
+        for group_info in self.registered_groups:
+            group_name = solve_typer_info_defaults(group_info).name
+            if not group_name:
+                raise TypeError("every sub-group of the root must have a name")
+            builders[group_name] = partial(
+                get_group_from_info,
+                group_info,
+                pretty_exceptions_short=self.pretty_exceptions_short,
+                rich_markup_mode=self.rich_markup_mode,
+                suggest_commands=self.suggest_commands,
+            )
+        root.commands = LazyCommands(builders, root)
+        return root
 
 
 class PlainValues:
@@ -138,7 +290,7 @@ def _plain_int(value: Any) -> int | None:
     return None
 
 
-app = typer.Typer(
+app = LexGate(
     cls=PlainHelp,
     name="lexgate",
     help="LexGate: check statute citations in legal QA answers.",

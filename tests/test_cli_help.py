@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+import typer.main
+import typer.testing
 from typer.testing import CliRunner
 
 from lexgate.cli import app
@@ -29,3 +31,32 @@ def test_arguments_are_named_in_capitals() -> None:
     output = CliRunner().invoke(app, ["check", "--help"], env={"COLUMNS": "100"}).output
     assert "Usage: lexgate check [OPTIONS] FILE" in output
     assert re.search(r"--as-of\s+TEXT", output)
+
+
+LINES = [
+    *[[*command.split()[1:], "--help"] for command in ["lexgate", *COMMANDS]],
+    [],
+    ["chek"],
+    ["check"],
+    ["check", "--jobs", "x", "answer.txt"],
+    ["db", "nosuch"],
+]
+
+
+@pytest.mark.parametrize("line", LINES, ids=[" ".join(line) or "(none)" for line in LINES])
+def test_lazy_root_runs_as_the_whole_tree(line: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The root `app()` runs (building only the command named) prints what the group typer
+    builds whole prints: every help text, usage error and suggestion."""
+    whole = CliRunner().invoke(app, line, env={"COLUMNS": "100"})
+    monkeypatch.setattr(typer.testing, "_get_command", lambda given: given.lazy_root())
+    lazy = CliRunner().invoke(app, line, env={"COLUMNS": "100"})
+    assert (lazy.exit_code, lazy.output) == (whole.exit_code, whole.output)
+
+
+def test_lazy_root_builds_only_what_is_named() -> None:
+    """Resolving `check` builds `check` alone; listing the names builds none."""
+    root = app.lazy_root()
+    names = list(root.commands)
+    assert names == list(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    root.commands["check"]
+    assert list(root.commands._built) == ["check"]  # type: ignore[attr-defined]

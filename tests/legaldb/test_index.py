@@ -177,3 +177,43 @@ def test_plain_numbering_finds_exactly_its_numbers(numbers: list[int]) -> None:
             assert found is not None and (found.number, found.label) == (number, f"第{number}条")
         else:
             assert found is None
+
+
+@pytest.mark.parametrize(
+    "version",
+    [
+        VersionInfo(2, 1, "2018年修正", None, date(2018, 10, 26), None, 218, True),
+        VersionInfo(
+            3,
+            1,
+            "2023年修订",
+            date(2023, 12, 29),
+            date(2024, 7, 1),
+            date(2025, 1, 1),
+            266,
+            True,
+            "lawrefbook:公司法.md",
+            "next_day",
+            ("lawrefbook:公司法.md", "flk:42"),
+        ),
+    ],
+    ids=["defaults", "every field"],
+)
+def test_the_snapshot_gives_the_laws_and_versions_it_was_given(version: VersionInfo) -> None:
+    """Read back from a snapshot, a law and a version are instances of their dataclass, equal,
+    hashed, shown and frozen as the ones the index held."""
+    law = LawInfo(
+        1, "中华人民共和国公司法", "公司法", "法律", "全国人民代表大会常务委员会", ("公司法",)
+    )
+    index = StatuteIndex()
+    index.add_laws([law], [(1, "公司法", "公司法"), (1, "新公司法", "新公司法")])
+    index.add_versions([version])
+    held = [index.laws[1], index.version_by_id[version.id]]
+    index = StatuteIndex.from_plain(marshal.loads(marshal.dumps(index.to_plain())))
+    for made, given in zip([index.laws[1], index.version_by_id[version.id]], held, strict=True):
+        assert type(made) is type(given)
+        assert made == given
+        assert hash(made) == hash(given)
+        assert repr(made) == repr(given)
+        with pytest.raises((dataclasses.FrozenInstanceError, TypeError)):
+            made.id = 9  # type: ignore[misc]
