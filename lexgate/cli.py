@@ -175,13 +175,18 @@ class LexGate(typer.Typer):
     `typer.main.get_command(app)` still builds the whole tree at once."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """As `typer.Typer.__call__`, over `lazy_root()`."""
-        from typer.main import _typer_developer_exception_attr_name, except_hook
-        from typer.models import DeveloperExceptionConfig
+        """As `typer.Typer.__call__`, over `lazy_root()`; typer's own call where typer's
+        internals that the lazy root uses are not there (another typer release): the same
+        command line, every command built."""
+        try:
+            from typer.main import _typer_developer_exception_attr_name, except_hook
+            from typer.models import DeveloperExceptionConfig
 
+            root = self.lazy_root()
+        except (ImportError, AttributeError, TypeError):
+            return super().__call__(*args, **kwargs)
         if sys.excepthook != except_hook:
             sys.excepthook = except_hook
-        root = self.lazy_root()
         try:
             return root(*args, **kwargs)
         except SystemExit as done:

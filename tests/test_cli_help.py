@@ -60,3 +60,23 @@ def test_lazy_root_builds_only_what_is_named() -> None:
     assert names == list(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
     root.commands["check"]
     assert list(root.commands._built) == ["check"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("error", [ImportError, AttributeError, TypeError])
+def test_typer_without_the_lazy_roots_internals_runs_its_own_way(
+    error: type[Exception], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where another typer release lacks what the lazy root uses (its import or call fails),
+    `app()` runs typer's own call: the same help, the same exit status."""
+    with pytest.raises(SystemExit) as lazy:
+        app(["db", "--help"], prog_name="lexgate")
+    expected = capsys.readouterr().out
+
+    def moved() -> None:
+        raise error("typer.main has no get_group_from_info")
+
+    monkeypatch.setattr(app, "lazy_root", moved)
+    with pytest.raises(SystemExit) as whole:
+        app(["db", "--help"], prog_name="lexgate")
+    assert (whole.value.code, capsys.readouterr().out) == (lazy.value.code, expected)
+    assert "Usage: lexgate db" in expected
