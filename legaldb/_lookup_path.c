@@ -5,7 +5,9 @@
  * shapes and labels), so the two can be called in turn and give the same objects. It reads the
  * slots of `Timeline`, `VersionInfo` and `StatuteIndex` by their offsets, and makes `Lookup`
  * and `ArticleInfo` as their type's allocation with the slots stored: no bytecode, no frame,
- * no `__class__` assignment. A name not yet resolved goes to `Lookups.timeline_of`, an article
+ * no `__class__` assignment, and left out of the collector's walks (they hold frozen statute data
+ * and nothing that refers back to them, so no cycle can pass through one; a young collection
+ * would otherwise walk every new answer). A name not yet resolved goes to `Lookups.timeline_of`, an article
  * of a version not numbered 1 ... n to `StatuteIndex.article`, and anything else it was not
  * written for (other argument types, numbers beyond 2**40, keyword arguments) to
  * `Lookups.lookup` itself, before anything is stored.
@@ -82,7 +84,8 @@ int_item(PyObject *item, long long *value)
     return (*value == -1 && PyErr_Occurred()) ? -1 : 0;
 }
 
-/* A new object of the slot class `cls`, its slots stored from `values` (new references). */
+/* A new object of the slot class `cls`, its slots stored from `values` (new references),
+ * untracked by the collector (see the top of this file). */
 static PyObject *
 made(PyTypeObject *cls, int count, const Py_ssize_t *offsets, PyObject *const *values)
 {
@@ -93,6 +96,7 @@ made(PyTypeObject *cls, int count, const Py_ssize_t *offsets, PyObject *const *v
     for (int i = 0; i < count; i++) {
         SLOT(object, offsets[i]) = Py_NewRef(values[i]);
     }
+    PyObject_GC_UnTrack(object);
     return object;
 }
 

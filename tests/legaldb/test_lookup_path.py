@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import marshal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -169,3 +170,15 @@ def test_other_calls_go_to_the_python_path() -> None:
     )
     with pytest.raises(TypeError):
         compiled("公司法", 2, None)  # type: ignore[call-arg]
+
+
+def test_the_compiled_answers_are_left_out_of_the_collectors_walks() -> None:
+    """The answers and articles the compiled path makes hold frozen statute data, nothing that
+    refers back to them, so it untracks them (a young collection does not walk each new one);
+    Python's own are tracked. Equal all the same."""
+    query = ("公司法", 3, None, date(2010, 1, 1))
+    answer = _compiled(Lookups(_index()), 8192)(*query)
+    python = Lookups(_index()).lookup(*query)
+    assert answer == python and answer.article is not None
+    assert (gc.is_tracked(answer), gc.is_tracked(answer.article)) == (False, False)
+    assert (gc.is_tracked(python), gc.is_tracked(python.article)) == (True, True)
