@@ -270,6 +270,12 @@ def _name_ends(text: str, end: int) -> tuple[int, ...]:
         and text.find("节", window_start, end) < 0
     ):
         return (end, end)  # no gap, note or part of a code can end here: no window to cut
+    return _name_ends_in_window(text, end, window_start)
+
+
+def _name_ends_in_window(text: str, end: int, window_start: int) -> tuple[int, ...]:
+    """_name_ends by cutting and matching the window before `end` (the reference its
+    shortcut must agree with, tests/extractor/test_name_ends.py)."""
     window = text[window_start:end][::-1]
     ends = []
     for gap in (_SPACING_REVERSED_RE, _GAP_REVERSED_RE):

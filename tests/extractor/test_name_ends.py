@@ -20,21 +20,9 @@ _texts = st.lists(st.sampled_from(_PIECES), max_size=40).map("".join)
 
 def _name_ends_by_window(text: str, end: int) -> tuple[int, ...]:
     """_name_ends as it read every window (the reference)."""
-    window = text[end - candidates._LOOK_BACK if end > candidates._LOOK_BACK else 0 : end][::-1]
-    ends = []
-    for gap in (candidates._SPACING_REVERSED_RE, candidates._GAP_REVERSED_RE):
-        position = gap.match(window).end()  # type: ignore[union-attr]
-        note = candidates._NOTE_REVERSED_RE.match(window, position)
-        if note:
-            position = gap.match(window, note.end()).end()  # type: ignore[union-attr]
-        ends.append(end - position)
-    full = ends[1]
-    if full > 2 and text[full - 1] == "编":
-        for length in range(2, 7):
-            part_start = full - 1 - length
-            if part_start > 0:
-                ends.append(part_start - (text[part_start - 1] in "-－—"))
-    return tuple(ends)
+    if end == 0:
+        return (0, 0)
+    return candidates._name_ends_in_window(text, end, max(end - candidates._LOOK_BACK, 0))
 
 
 @given(_texts, st.data())
