@@ -197,7 +197,7 @@ def find_quote(
     if sentence_end is not None:
         end = comment.start() if comment and comment.start() < sentence_end else sentence_end + 1
     elif comment:
-        end = comment.start() + (1 if text[comment.start()] in "。！？!?" else 0)
+        end = comment.start() + (1 if text[comment.start()] in _SENTENCE_ENDS else 0)
     elif end == limit:
         # The next citation starts here: the recitation ends with the sentence before it.
         size = len(text)

@@ -465,9 +465,7 @@ def _plain_version(row: tuple[Any, ...]) -> VersionInfo:
     made = _VersionInfoFiller()
     (made.id, made.law_id, made.label, promulgated, start, end, made.article_count,
      made.has_text, made.source, made.effective_rule, made.sources) = row  # fmt: skip
-    made.promulgated = None if promulgated is None else date.fromordinal(promulgated)
-    made.effective_from = None if start is None else date.fromordinal(start)
-    made.effective_to = None if end is None else date.fromordinal(end)
+    made.promulgated, made.effective_from, made.effective_to = map(_date, (promulgated, start, end))
     made.__class__ = VersionInfo
     return made  # type: ignore[no-any-return]
 
