@@ -1,11 +1,12 @@
-"""The build's one step beyond pyproject.toml: `Lookups.lookup` compiled
-(legaldb/_lookup_path.c). Optional: where it cannot be built, the package is the same and
-Python answers the lookups (legaldb.index)."""
+"""The build's one step beyond pyproject.toml: `Lookups.lookup` (legaldb/_lookup_path.c) and
+the quote index's postings walk (verifier/_quote_postings.c) compiled. Optional: where they
+cannot be built, the package is the same and Python answers (legaldb.index, verifier.quotes)."""
 
 from setuptools import Extension, setup
 
 setup(
     ext_modules=[
         Extension("legaldb._lookup_path", ["legaldb/_lookup_path.c"], optional=True),
+        Extension("verifier._quote_postings", ["verifier/_quote_postings.c"], optional=True),
     ]
 )

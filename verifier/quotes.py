@@ -29,7 +29,7 @@ import math
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain
@@ -403,28 +403,9 @@ class QuoteIndex(Generic[K]):
 
     def _shortlist(self, quote: str) -> list[int]:
         """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""
-        quote_weight, shared, held = self._shared_weights(_gram_codes(quote))
-        size = len(quote)
-        half, double = size / 2, size + size  # other < size / 2 exactly when other + other < size
-        weights, lengths = self._weights, self._lengths
-        ranked: list[tuple[float, int]] = []
-        # Each candidate once, in any order: the (rank, index) pairs are distinct, so the best
-        # PREFILTER_KEEP of them do not depend on it.
-        append, exponent = ranked.append, PREFILTER_LENGTH_EXPONENT
-        for index in set().union(*held):
-            own = weights[index]
-            # Both weights are positive (the candidate and the quote share a bigram): the
-            # smaller one is never 0.
-            rank = shared[index] / (own if own < quote_weight else quote_weight)
-            other = lengths[index]
-            # More than 2:1 apart: (2 * shorter / longer) ** exponent.
-            if other > double:
-                rank *= (2 * size / other) ** exponent
-            elif other < half:
-                rank *= (2 * other / size) ** exponent
-            append((rank, index))
-        ranked.sort(reverse=True)
-        return [index for _, index in ranked[:PREFILTER_KEEP]]
+        return _shortlist_walk(
+            self, _gram_codes(quote), len(quote), PREFILTER_KEEP, PREFILTER_LENGTH_EXPONENT
+        )
 
     def _shared_weights(self, codes: Iterable[int]) -> tuple[float, list[float], list[list[int]]]:
         """The idf weight of the bigrams (their codes), summed in their order (common ones
@@ -471,16 +452,10 @@ class QuoteIndex(Generic[K]):
         weighs most) and, per candidate holding any, the share of that weight it holds."""
         # One order whatever the caller's set: reproducible sums.
         ordered = sorted(grams)
-        total, shared, held = self._shared_weights(
-            _gram_codes_of(ordered) if set(map(len, ordered)) <= {2} else map(_gram_code, ordered)
+        return _coverage_walk(
+            self,
+            _gram_codes_of(ordered) if set(map(len, ordered)) <= {2} else map(_gram_code, ordered),
         )
-        if not total:
-            return 0.0, {}
-        keys = self._keys
-        # The candidates in the order the bigrams first reach them.
-        return total, {
-            keys[index]: shared[index] / total for index in dict.fromkeys(chain.from_iterable(held))
-        }
 
     def locate(
         self,
@@ -521,6 +496,62 @@ class QuoteIndex(Generic[K]):
         shortest = min((normalised for _, normalised in variants), key=len)
         shortlist = [i for i in self._shortlist(shortest) if self._keys[i] not in exclude]
         return _best_runs(variants, self._runs, shortlist, limit, min_score)
+
+
+def _python_shortlist(
+    index: QuoteIndex[Any], codes: Iterable[int], size: int, keep: int, exponent: float
+) -> list[int]:
+    """`QuoteIndex._shortlist`'s walk and ranking: the `keep` candidates (indices) ranked best
+    by the idf weight of the codes' bigrams they share, over the smaller of theirs and the
+    quote's (of `size` characters), times the length factor; best first, by (rank, index)."""
+    quote_weight, shared, held = index._shared_weights(codes)
+    half, double = size / 2, size + size  # other < size / 2 exactly when other + other < size
+    weights, lengths = index._weights, index._lengths
+    ranked: list[tuple[float, int]] = []
+    # Each candidate once, in any order: the (rank, index) pairs are distinct, so the best
+    # `keep` of them do not depend on it.
+    append = ranked.append
+    for candidate in set().union(*held):
+        own = weights[candidate]
+        # Both weights are positive (the candidate and the quote share a bigram): the smaller
+        # one is never 0.
+        rank = shared[candidate] / (own if own < quote_weight else quote_weight)
+        other = lengths[candidate]
+        # More than 2:1 apart: (2 * shorter / longer) ** exponent.
+        if other > double:
+            rank *= (2 * size / other) ** exponent
+        elif other < half:
+            rank *= (2 * other / size) ** exponent
+        append((rank, candidate))
+    ranked.sort(reverse=True)
+    return [candidate for _, candidate in ranked[:keep]]
+
+
+def _python_coverage(index: QuoteIndex[K], codes: Iterable[int]) -> tuple[float, dict[K, float]]:
+    """`QuoteIndex.coverage` of the bigrams of these codes, in their order."""
+    total, shared, held = index._shared_weights(codes)
+    if not total:
+        return 0.0, {}
+    keys = index._keys
+    # The candidates in the order the bigrams first reach them.
+    return total, {
+        keys[candidate]: shared[candidate] / total
+        for candidate in dict.fromkeys(chain.from_iterable(held))
+    }
+
+
+try:  # the walks compiled (verifier/_quote_postings.c, built by setup.py where it can be)
+    from verifier import _quote_postings
+except ImportError:  # pragma: no cover - a build without a C compiler: Python walks
+    _quote_postings = None  # type: ignore[assignment]
+
+# The compiled walks add the same doubles in the same order, so they give the same results.
+_shortlist_walk: Callable[[QuoteIndex[Any], Iterable[int], int, int, float], list[int]] = (
+    _python_shortlist if _quote_postings is None else _quote_postings.shortlist
+)
+_coverage_walk: Callable[[QuoteIndex[Any], Iterable[int]], tuple[float, dict[Any, float]]] = (
+    _python_coverage if _quote_postings is None else _quote_postings.coverage
+)
 
 
 # An empty place of a _Postings table holds _NO_CODE: no bigram's code (all are below 2**53).
@@ -624,9 +655,10 @@ def _gram_codes(text: str) -> dict[int, None]:
     return codes
 
 
-def _gram_codes_of(bigrams: list[str]) -> Iterator[int]:
-    """The codes of bigrams, each of two characters (as `_gram_code`, in C)."""
-    return iter(memoryview("".join(bigrams).encode("utf-32-le", "surrogatepass")).cast("Q"))
+def _gram_codes_of(bigrams: list[str]) -> memoryview:
+    """The codes of bigrams, each of two characters (as `_gram_code`, in C): a view of 64-bit
+    words, which the compiled walk reads without making an int of each."""
+    return memoryview("".join(bigrams).encode("utf-32-le", "surrogatepass")).cast("Q")
 
 
 def _gram_code(gram: str) -> int:

@@ -1,0 +1,173 @@
+"""The compiled postings walk (verifier/_quote_postings.c) gives what the Python walk gives:
+the same shortlists and the same coverage floats, in the same order."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections.abc import Iterable
+from datetime import date
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import verifier
+from extractor import extract
+from legaldb import StatuteRepository
+from tests.conftest import SHARED_DIR
+from tests.verifier.statute_texts import REAL_ARTICLES
+from verifier import quotes
+from verifier.content import version_index
+from verifier.quotes import PREFILTER_KEEP, PREFILTER_LENGTH_EXPONENT, QuoteIndex, quote_keys
+from verifier.support import content_bigrams
+
+compiled = quotes._quote_postings
+needs_compiled = pytest.mark.skipif(compiled is None, reason="built without a C compiler")
+
+AS_OF = date(2023, 8, 1)
+
+
+def _both_shortlists(
+    index: QuoteIndex[Any], quote: str, keep: int = PREFILTER_KEEP
+) -> tuple[list[int], list[int]]:
+    assert compiled is not None
+    args = (len(quote), keep, PREFILTER_LENGTH_EXPONENT)
+    return (
+        quotes._python_shortlist(index, quotes._gram_codes(quote), *args),
+        compiled.shortlist(index, quotes._gram_codes(quote), *args),
+    )
+
+
+def _both_coverages(index: QuoteIndex[Any], grams: Iterable[str]) -> tuple[Any, Any]:
+    """Each path's coverage of the grams (sorted, as `QuoteIndex.coverage` walks them), with
+    the shares' dict as a list: equal lists are the same floats in the same order."""
+    assert compiled is not None
+    ordered = sorted(grams)
+    found = []
+    for walk in (quotes._python_coverage, compiled.coverage):
+        codes = (
+            quotes._gram_codes_of(ordered)
+            if all(len(gram) == 2 for gram in ordered)
+            else map(quotes._gram_code, ordered)
+        )
+        total, shares = walk(index, codes)
+        found.append((total, list(shares.items())))
+    return found[0], found[1]
+
+
+@needs_compiled
+def test_the_index_walks_through_the_compiled_module() -> None:
+    assert quotes._shortlist_walk is compiled.shortlist  # type: ignore[union-attr]
+    assert quotes._coverage_walk is compiled.coverage  # type: ignore[union-attr]
+
+
+def _quotes_without_compiled_walks(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """A fresh copy of verifier.quotes imported as where the module is not built."""
+    spec = importlib.util.spec_from_file_location("quotes_without_c", quotes.__file__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "quotes_without_c", module)  # its dataclasses look it up
+    monkeypatch.setitem(sys.modules, "verifier._quote_postings", None)  # importing it fails
+    monkeypatch.delattr(verifier, "_quote_postings", raising=False)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_without_the_module_python_walks_and_finds_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    plain = _quotes_without_compiled_walks(monkeypatch)
+    assert plain._quote_postings is None
+    assert plain._shortlist_walk is plain._python_shortlist
+    assert plain._coverage_walk is plain._python_coverage
+    python_index = plain.QuoteIndex(REAL_ARTICLES.items())
+    index = QuoteIndex(REAL_ARTICLES.items())
+    grams = sorted({text[i : i + 2] for text in REAL_ARTICLES.values() for i in range(len(text))})
+    for text in REAL_ARTICLES.values():
+        for quote in (text, text.split("\n")[-1], text[5:40]):
+            assert python_index.locate(quote) == index.locate(quote)
+    assert list(python_index.coverage(grams)[1].items()) == list(index.coverage(grams)[1].items())
+
+
+# Random indexes: candidates made of a few syllables, so that they share bigrams, tie (the
+# same text twice), and hold common bigrams once there are more than 20 of them.
+_syllables = st.sampled_from(
+    ["应当", "规定", "劳动", "合同", "赔偿", "用人", "单位", "的", "。", "𠀀"]
+)
+_texts = st.lists(_syllables, min_size=0, max_size=40).map("".join)
+
+
+@needs_compiled
+@given(
+    st.lists(_texts, min_size=0, max_size=70),
+    st.lists(_texts, min_size=1, max_size=6),
+    st.integers(min_value=0, max_value=12),
+)
+def test_random_indexes_give_the_same_shortlists_and_coverage(
+    candidates: list[str], recited: list[str], keep: int
+) -> None:
+    """Over any index and quotes (any `keep`, bigrams and texts of other lengths in coverage),
+    the compiled walk gives the Python walk's shortlist and coverage floats, in order."""
+    index = QuoteIndex(enumerate(candidates))
+    for quote in recited:
+        python_found, compiled_found = _both_shortlists(index, quote, keep)
+        assert compiled_found == python_found
+        grams = {quote[i : i + 2] for i in range(len(quote))}  # the last one is 1 character
+        python_cover, compiled_cover = _both_coverages(index, grams)
+        assert compiled_cover == python_cover
+        python_cover, compiled_cover = _both_coverages(index, grams - {quote[-1:]})
+        assert compiled_cover == python_cover
+
+
+def _flzx_citations() -> list[tuple[str, str]]:
+    """(law, quote) of every quoted citation of flzx_dev_answers with a law's name."""
+    path = SHARED_DIR / "eval" / "flzx_dev_answers.jsonl"
+    found = {}
+    for line in path.read_text("utf-8").splitlines():
+        for citation in extract(json.loads(line)["answer"]):
+            if citation.quote is not None and citation.law is not None:
+                found[citation.law, citation.quote.text] = None
+    return list(found)
+
+
+@needs_compiled
+def test_the_flzx_quotes_give_the_same_shortlists_and_coverage(
+    statute_repository: StatuteRepository,
+) -> None:
+    """Each recitation of the flzx answers, against its law's version in force and the Civil
+    Code's: the same shortlist from both walks (of each variant), and the same coverage
+    floats in the same order (of its content bigrams, as the support verdicts ask)."""
+    civil = statute_repository.resolve("民法典")
+    assert civil is not None
+    indexes: dict[int, QuoteIndex[Any]] = {}
+
+    def index_of(law_id: int) -> QuoteIndex[Any] | None:
+        version = statute_repository.version_in_force(law_id, AS_OF)
+        if version is None:
+            return None
+        if version.id not in indexes:
+            indexes[version.id] = version_index(statute_repository, version.id)
+        return indexes[version.id]
+
+    civil_index = index_of(civil.id)
+    assert civil_index is not None and len(civil_index) > 1000
+    compared = 0
+    for law_name, quote in _flzx_citations():
+        law = statute_repository.resolve(law_name)
+        own = index_of(law.id) if law is not None else None
+        for index in (civil_index, own):
+            if index is None:
+                continue
+            for key in quote_keys(quote):
+                python_found, compiled_found = _both_shortlists(index, key)
+                assert compiled_found == python_found, (law_name, key)
+                compared += 1
+            grams = content_bigrams(min(quote_keys(quote), key=len))
+            python_cover, compiled_cover = _both_coverages(index, grams)
+            assert compiled_cover == python_cover, (law_name, quote)
+    assert compared > 1500, "the grid must hold most of the flzx recitations"
+    assert len(indexes) > 20, "and many laws' indexes"

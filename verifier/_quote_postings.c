@@ -1,0 +1,445 @@
+/* The quote index's postings walk compiled: `verifier.quotes._python_shortlist` and
+ * `_python_coverage`, step for step, in C.
+ *
+ * Both walk the bigram codes of a quote in their order through a `QuoteIndex`'s postings
+ * table (`_Postings`: the arrays codes, at and items, read through the buffer protocol),
+ * adding each posting's idf to the quote's weight and to each candidate of the posting, one
+ * by one in the quote's order: the same additions of the same doubles as the Python walk, so
+ * the same sums to the last bit. `shortlist` then ranks the candidates reached as
+ * `_python_shortlist` does (shared weight over the smaller of the two weights, the length
+ * factor through the same libm `pow`) and keeps the best `keep` by (rank, index), highest
+ * first; `coverage` gives the shares in the order the bigrams first reach the candidates.
+ * The index's lists (_idf, _weights, _lengths, _keys) are read item by item.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define NO_CODE UINT64_MAX /* an empty place of the table (quotes._NO_CODE) */
+
+/* What a walk reads of a QuoteIndex. */
+typedef struct {
+    Py_buffer table, at, items; /* _Postings.codes ("Q"), .at ("I"), .items ("I") */
+    Py_ssize_t size;            /* _Postings.size: a code's first place is code % size */
+    PyObject *idfs;             /* _idf: the idf of a bigram held by n candidates, at n */
+    double unseen;              /* _unseen_idf: the weight of a bigram no candidate holds */
+    PyObject *keys;             /* _keys: the candidates' keys */
+    Py_ssize_t count;           /* the number of candidates (len(_keys)) */
+} Index;
+
+/* What a walk adds up: the quote's weight, and per candidate the weight it shares, with the
+ * candidates reached in the order they are first reached. */
+typedef struct {
+    double total;
+    double *shared;     /* count doubles */
+    uint32_t *reached;  /* the first `reached_count` are set */
+    unsigned char *seen;
+    Py_ssize_t reached_count;
+} Sums;
+
+static void
+index_release(Index *index)
+{
+    PyBuffer_Release(&index->table);
+    PyBuffer_Release(&index->at);
+    PyBuffer_Release(&index->items);
+    Py_CLEAR(index->idfs);
+    Py_CLEAR(index->keys);
+}
+
+/* A buffer of the array attribute `name` of postings, of items `itemsize` bytes wide. */
+static int
+array_buffer(PyObject *postings, const char *name, Py_ssize_t itemsize, Py_buffer *view)
+{
+    PyObject *array = PyObject_GetAttrString(postings, name);
+    if (array == NULL) {
+        return -1;
+    }
+    int failed = PyObject_GetBuffer(array, view, PyBUF_C_CONTIGUOUS);
+    Py_DECREF(array);
+    if (failed) {
+        return -1;
+    }
+    if (view->itemsize != itemsize) {
+        PyErr_Format(PyExc_TypeError, "_Postings.%s: items of %zd bytes expected", name,
+                     itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* The parts of the QuoteIndex `self` a walk reads; -1 with an error set (nothing held). */
+static int
+index_read(PyObject *self, Index *index)
+{
+    memset(index, 0, sizeof(*index));
+    PyObject *postings = PyObject_GetAttrString(self, "_postings");
+    if (postings == NULL) {
+        return -1;
+    }
+    PyObject *size = NULL, *unseen = NULL;
+    if (array_buffer(postings, "codes", 8, &index->table) < 0
+        || array_buffer(postings, "at", 4, &index->at) < 0
+        || array_buffer(postings, "items", 4, &index->items) < 0
+        || (size = PyObject_GetAttrString(postings, "size")) == NULL
+        || (index->size = PyLong_AsSsize_t(size)) == -1
+        || (index->idfs = PyObject_GetAttrString(self, "_idf")) == NULL
+        || (unseen = PyObject_GetAttrString(self, "_unseen_idf")) == NULL
+        || ((index->unseen = PyFloat_AsDouble(unseen)) == -1.0 && PyErr_Occurred())
+        || (index->keys = PyObject_GetAttrString(self, "_keys")) == NULL) {
+        goto failed;
+    }
+    if (index->size <= 0 || !PyList_CheckExact(index->idfs) || !PyList_CheckExact(index->keys)
+        || index->at.len / 4 != index->table.len / 8 + 1) {
+        PyErr_SetString(PyExc_TypeError, "not a QuoteIndex's postings");
+        goto failed;
+    }
+    index->count = PyList_GET_SIZE(index->keys);
+    Py_DECREF(postings);
+    Py_DECREF(size);
+    Py_DECREF(unseen);
+    return 0;
+failed:
+    Py_DECREF(postings);
+    Py_XDECREF(size);
+    Py_XDECREF(unseen);
+    index_release(index);
+    return -1;
+}
+
+/* Add one code's weight to sums (`QuoteIndex._shared_weights`'s loop body); -1 with an
+ * error set. */
+static int
+walk_code(const Index *index, Sums *sums, uint64_t code)
+{
+    const uint64_t *table = index->table.buf;
+    const uint32_t *at = index->at.buf, *items = index->items.buf;
+    Py_ssize_t places = index->table.len / 8;
+    Py_ssize_t place = (Py_ssize_t)(code % (uint64_t)index->size);
+    for (;;) {
+        if (place >= places) {
+            PyErr_SetString(PyExc_IndexError, "a probe ran past the postings table");
+            return -1;
+        }
+        uint64_t there = table[place];
+        if (there == code) {
+            break;
+        }
+        if (there == NO_CODE) {
+            sums->total += index->unseen;
+            return 0;
+        }
+        place++;
+    }
+    uint32_t start = at[place], end = at[place + 1];
+    if (start == end) {
+        return 0; /* a common bigram: no posting */
+    }
+    if (end < start || (Py_ssize_t)end > index->items.len / 4
+        || (Py_ssize_t)(end - start) >= PyList_GET_SIZE(index->idfs)) {
+        PyErr_SetString(PyExc_IndexError, "a posting beyond the postings' items or idfs");
+        return -1;
+    }
+    double idf = PyFloat_AsDouble(PyList_GET_ITEM(index->idfs, end - start));
+    if (idf == -1.0 && PyErr_Occurred()) {
+        return -1;
+    }
+    sums->total += idf;
+    for (uint32_t j = start; j < end; j++) {
+        uint32_t candidate = items[j];
+        if ((Py_ssize_t)candidate >= index->count) {
+            PyErr_SetString(PyExc_IndexError, "a posting names no candidate");
+            return -1;
+        }
+        if (!sums->seen[candidate]) {
+            sums->seen[candidate] = 1;
+            sums->reached[sums->reached_count++] = candidate;
+        }
+        sums->shared[candidate] += idf;
+    }
+    return 0;
+}
+
+/* walk_code of an int item. One that is not a 64-bit unsigned int (the -1 of a text that is
+ * not a bigram) is a code no place holds: a bigram no candidate holds, as in the Python probe. */
+static int
+walk_item(const Index *index, Sums *sums, PyObject *item)
+{
+    uint64_t code = PyLong_AsUnsignedLongLong(item);
+    if (code == (uint64_t)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            return -1; /* not an int */
+        }
+        PyErr_Clear();
+        sums->total += index->unseen;
+        return 0;
+    }
+    return walk_code(index, sums, code);
+}
+
+static void
+sums_free(Sums *sums)
+{
+    PyMem_Free(sums->shared);
+    sums->shared = NULL;
+}
+
+/* Walk the codes (a dict's keys, a buffer of 64-bit words, or any iterable of ints) in
+ * their order; -1 with an error set (sums freed). */
+static int
+walk(const Index *index, PyObject *codes, Sums *sums)
+{
+    Py_ssize_t count = index->count;
+    /* one block: the shared weights, the reached candidates, their marks */
+    char *block = PyMem_Calloc(count ? count : 1, sizeof(double) + sizeof(uint32_t) + 1);
+    if (block == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    sums->total = 0.0;
+    sums->shared = (double *)block;
+    sums->reached = (uint32_t *)(block + count * sizeof(double));
+    sums->seen = (unsigned char *)(block + count * (sizeof(double) + sizeof(uint32_t)));
+    sums->reached_count = 0;
+    if (PyDict_CheckExact(codes)) {
+        Py_ssize_t position = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(codes, &position, &key, &value)) {
+            if (walk_item(index, sums, key) < 0) {
+                goto failed;
+            }
+        }
+        return 0;
+    }
+    if (PyMemoryView_Check(codes)) { /* read as the words it iterates as, when they are */
+        const Py_buffer *view = PyMemoryView_GET_BUFFER(codes);
+        if (view->ndim == 1 && view->itemsize == 8 && view->format != NULL
+            && strcmp(view->format, "Q") == 0
+            && (view->strides == NULL || view->strides[0] == 8)) {
+            const uint64_t *words = view->buf;
+            for (Py_ssize_t i = 0; i < view->shape[0]; i++) {
+                if (walk_code(index, sums, words[i]) < 0) {
+                    goto failed;
+                }
+            }
+            return 0;
+        }
+    }
+    PyObject *iterator = PyObject_GetIter(codes);
+    if (iterator == NULL) {
+        goto failed;
+    }
+    PyObject *item;
+    while ((item = PyIter_Next(iterator)) != NULL) {
+        int failed = walk_item(index, sums, item);
+        Py_DECREF(item);
+        if (failed) {
+            Py_DECREF(iterator);
+            goto failed;
+        }
+    }
+    Py_DECREF(iterator);
+    if (!PyErr_Occurred()) {
+        return 0;
+    }
+failed:
+    sums_free(sums);
+    return -1;
+}
+
+/* The float at `at` of list, or -1.0 with an error set. */
+static double
+float_item(PyObject *list, Py_ssize_t at)
+{
+    if (at >= PyList_GET_SIZE(list)) {
+        PyErr_SetString(PyExc_IndexError, "list index out of range");
+        return -1.0;
+    }
+    return PyFloat_AsDouble(PyList_GET_ITEM(list, at));
+}
+
+typedef struct {
+    double rank;
+    uint32_t index;
+} Ranked;
+
+/* shortlist(index, codes, size, keep, exponent): `_python_shortlist` compiled. */
+static PyObject *
+shortlist(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "shortlist(index, codes, size, keep, exponent)");
+        return NULL;
+    }
+    Py_ssize_t size = PyLong_AsSsize_t(args[2]), keep = PyLong_AsSsize_t(args[3]);
+    double exponent = PyFloat_AsDouble(args[4]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (size < 0 || keep < 0 || size > ((Py_ssize_t)1 << 50)) {
+        PyErr_SetString(PyExc_ValueError, "size and keep: from 0, size below 2**50");
+        return NULL;
+    }
+    Index index;
+    if (index_read(args[0], &index) < 0) {
+        return NULL;
+    }
+    PyObject *weights = NULL, *lengths = NULL, *result = NULL;
+    Ranked *best = NULL;
+    Sums sums;
+    if (walk(&index, args[1], &sums) < 0) {
+        index_release(&index);
+        return NULL;
+    }
+    if ((weights = PyObject_GetAttrString(args[0], "_weights")) == NULL
+        || (lengths = PyObject_GetAttrString(args[0], "_lengths")) == NULL) {
+        goto done;
+    }
+    if (!PyList_CheckExact(weights) || !PyList_CheckExact(lengths)) {
+        PyErr_SetString(PyExc_TypeError, "a QuoteIndex's _weights and _lengths are lists");
+        goto done;
+    }
+    best = PyMem_Malloc((keep ? keep : 1) * sizeof(Ranked));
+    if (best == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double quote_weight = sums.total;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t r = 0; r < sums.reached_count; r++) {
+        uint32_t candidate = sums.reached[r];
+        double own = float_item(weights, candidate);
+        if (own == -1.0 && PyErr_Occurred()) {
+            goto done;
+        }
+        if (candidate >= PyList_GET_SIZE(lengths)) {
+            PyErr_SetString(PyExc_IndexError, "list index out of range");
+            goto done;
+        }
+        long long other = PyLong_AsLongLong(PyList_GET_ITEM(lengths, candidate));
+        if (other == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+        double smaller = own < quote_weight ? own : quote_weight;
+        if (smaller == 0.0) {
+            PyErr_SetString(PyExc_ZeroDivisionError, "float division by zero");
+            goto done;
+        }
+        double rank = sums.shared[candidate] / smaller;
+        /* More than 2:1 apart: (2 * shorter / longer) ** exponent (ints below 2**53 divide
+         * as Python's true division does). */
+        if (other > size + size) {
+            rank *= pow((double)(2 * size) / (double)other, exponent);
+        }
+        else if (other + other < size) {
+            rank *= pow((double)(2 * other) / (double)size, exponent);
+        }
+        /* Keep the best `keep` by (rank, index), highest first: insertion into best[]. */
+        Py_ssize_t place = kept;
+        while (place > 0
+               && (best[place - 1].rank < rank
+                   || (best[place - 1].rank == rank && best[place - 1].index < candidate))) {
+            place--;
+        }
+        if (place < keep) {
+            Py_ssize_t last = kept < keep ? kept : keep - 1;
+            memmove(best + place + 1, best + place, (last - place) * sizeof(Ranked));
+            best[place].rank = rank;
+            best[place].index = candidate;
+            if (kept < keep) {
+                kept++;
+            }
+        }
+    }
+    result = PyList_New(kept);
+    for (Py_ssize_t i = 0; result != NULL && i < kept; i++) {
+        PyObject *number = PyLong_FromUnsignedLong(best[i].index);
+        if (number == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, number);
+    }
+done:
+    PyMem_Free(best);
+    Py_XDECREF(weights);
+    Py_XDECREF(lengths);
+    sums_free(&sums);
+    index_release(&index);
+    return result;
+}
+
+/* coverage(index, codes): `_python_coverage` compiled. */
+static PyObject *
+coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "coverage(index, codes)");
+        return NULL;
+    }
+    Index index;
+    if (index_read(args[0], &index) < 0) {
+        return NULL;
+    }
+    Sums sums;
+    if (walk(&index, args[1], &sums) < 0) {
+        index_release(&index);
+        return NULL;
+    }
+    PyObject *keys = index.keys, *shares = NULL, *result = NULL;
+    double total = sums.total;
+    if (total == 0.0) {
+        result = Py_BuildValue("(dN)", 0.0, PyDict_New());
+        goto done;
+    }
+    if ((shares = PyDict_New()) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t r = 0; r < sums.reached_count; r++) {
+        uint32_t candidate = sums.reached[r];
+        if (candidate >= PyList_GET_SIZE(keys)) { /* changed by a key's __hash__ or __eq__ */
+            PyErr_SetString(PyExc_IndexError, "list index out of range");
+            goto done;
+        }
+        PyObject *share = PyFloat_FromDouble(sums.shared[candidate] / total);
+        if (share == NULL || PyDict_SetItem(shares, PyList_GET_ITEM(keys, candidate), share)) {
+            Py_XDECREF(share);
+            goto done;
+        }
+        Py_DECREF(share);
+    }
+    result = Py_BuildValue("(dO)", total, shares);
+done:
+    Py_XDECREF(shares);
+    sums_free(&sums);
+    index_release(&index);
+    return result;
+}
+
+static PyMethodDef quote_postings_methods[] = {
+    {"shortlist", (PyCFunction)(void (*)(void))shortlist, METH_FASTCALL,
+     PyDoc_STR("shortlist(index, codes, size, keep, exponent): the `keep` candidates of the "
+               "QuoteIndex ranked best by the rare bigrams they share with the quote's codes "
+               "(quotes._python_shortlist compiled).")},
+    {"coverage", (PyCFunction)(void (*)(void))coverage, METH_FASTCALL,
+     PyDoc_STR("coverage(index, codes): the codes' idf weight and each reached candidate's "
+               "share of it, by key (quotes._python_coverage compiled).")},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef quote_postings_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "verifier._quote_postings",
+    .m_doc = PyDoc_STR("The quote index's postings walk compiled (verifier/_quote_postings.c)."),
+    .m_size = -1,
+    .m_methods = quote_postings_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__quote_postings(void)
+{
+    return PyModule_Create(&quote_postings_module);
+}

@@ -1,0 +1,11 @@
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from verifier.quotes import QuoteIndex
+
+K = TypeVar("K")
+
+def shortlist(
+    index: QuoteIndex[Any], codes: Iterable[int], size: int, keep: int, exponent: float
+) -> list[int]: ...
+def coverage(index: QuoteIndex[K], codes: Iterable[int]) -> tuple[float, dict[K, float]]: ...
