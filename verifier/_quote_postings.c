@@ -33,11 +33,79 @@ typedef struct {
  * candidates reached in the order they are first reached. */
 typedef struct {
     double total;
-    double *shared;     /* count doubles */
+    double *shared;     /* per candidate, 0.0 but for those reached */
     uint32_t *reached;  /* the first `reached_count` are set */
     unsigned char *seen;
     Py_ssize_t reached_count;
+    char *owned;        /* the arrays' block, when it is not the scratch one */
 } Sums;
+
+/* The walks' arrays, kept from call to call and left zeroed (a walk clears the places it
+ * reached): zeroing a version's arrays on every call cost more than the walk itself. A walk
+ * that starts while another holds them (a key's __hash__ calling back) takes its own. */
+static char *scratch = NULL;
+static Py_ssize_t scratch_count = 0;
+static int scratch_busy = 0;
+
+/* Lay out sums over a zeroed block of arrays for `capacity` candidates. */
+static void
+sums_over(Sums *sums, char *block, Py_ssize_t capacity)
+{
+    sums->total = 0.0;
+    sums->shared = (double *)block;
+    sums->reached = (uint32_t *)(block + capacity * sizeof(double));
+    sums->seen = (unsigned char *)(block + capacity * (sizeof(double) + sizeof(uint32_t)));
+    sums->reached_count = 0;
+}
+
+/* Zeroed arrays for `count` candidates, the scratch ones when free; -1 with an error set. */
+static int
+sums_start(Sums *sums, Py_ssize_t count)
+{
+    const size_t width = sizeof(double) + sizeof(uint32_t) + 1;
+    if (count < 1) {
+        count = 1;
+    }
+    sums->owned = NULL;
+    if (!scratch_busy) {
+        if (scratch_count < count) {
+            char *grown = PyMem_Calloc(count, width);
+            if (grown == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            PyMem_Free(scratch);
+            scratch = grown;
+            scratch_count = count;
+        }
+        scratch_busy = 1;
+        sums_over(sums, scratch, scratch_count);
+        return 0;
+    }
+    sums->owned = PyMem_Calloc(count, width);
+    if (sums->owned == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    sums_over(sums, sums->owned, count);
+    return 0;
+}
+
+/* Give the arrays back, the scratch ones zeroed where the walk wrote. */
+static void
+sums_end(Sums *sums)
+{
+    if (sums->owned != NULL) {
+        PyMem_Free(sums->owned);
+        return;
+    }
+    for (Py_ssize_t r = 0; r < sums->reached_count; r++) {
+        uint32_t candidate = sums->reached[r];
+        sums->shared[candidate] = 0.0;
+        sums->seen[candidate] = 0;
+    }
+    scratch_busy = 0;
+}
 
 static void
 index_release(Index *index)
@@ -163,53 +231,46 @@ walk_code(const Index *index, Sums *sums, uint64_t code)
     return 0;
 }
 
-/* walk_code of an int item. One that is not a 64-bit unsigned int (the -1 of a text that is
- * not a bigram) is a code no place holds: a bigram no candidate holds, as in the Python probe. */
+/* walk_code of an int. One that is no 64-bit unsigned int (the -1 of a text that is not a
+ * bigram) is a code no place holds: a bigram no candidate holds, as in the Python probe. */
 static int
 walk_item(const Index *index, Sums *sums, PyObject *item)
 {
-    uint64_t code = PyLong_AsUnsignedLongLong(item);
-    if (code == (uint64_t)-1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
-            return -1; /* not an int */
+    int overflow;
+    long long value = PyLong_AsLongLongAndOverflow(item, &overflow);
+    if (value == -1 && PyErr_Occurred()) {
+        return -1; /* not an int */
+    }
+    if (overflow > 0) { /* from 2**63: maybe a 64-bit unsigned int still */
+        uint64_t code = PyLong_AsUnsignedLongLong(item);
+        if (code == (uint64_t)-1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                return -1;
+            }
+            PyErr_Clear();
+            sums->total += index->unseen;
+            return 0;
         }
-        PyErr_Clear();
+        return walk_code(index, sums, code);
+    }
+    if (overflow < 0 || value < 0) {
         sums->total += index->unseen;
         return 0;
     }
-    return walk_code(index, sums, code);
+    return walk_code(index, sums, (uint64_t)value);
 }
 
-static void
-sums_free(Sums *sums)
-{
-    PyMem_Free(sums->shared);
-    sums->shared = NULL;
-}
-
-/* Walk the codes (a dict's keys, a buffer of 64-bit words, or any iterable of ints) in
- * their order; -1 with an error set (sums freed). */
+/* Walk the codes (a dict's keys, a view of 64-bit words, or any iterable of ints) in their
+ * order; -1 with an error set. */
 static int
-walk(const Index *index, PyObject *codes, Sums *sums)
+walk(const Index *index, Sums *sums, PyObject *codes)
 {
-    Py_ssize_t count = index->count;
-    /* one block: the shared weights, the reached candidates, their marks */
-    char *block = PyMem_Calloc(count ? count : 1, sizeof(double) + sizeof(uint32_t) + 1);
-    if (block == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    sums->total = 0.0;
-    sums->shared = (double *)block;
-    sums->reached = (uint32_t *)(block + count * sizeof(double));
-    sums->seen = (unsigned char *)(block + count * (sizeof(double) + sizeof(uint32_t)));
-    sums->reached_count = 0;
     if (PyDict_CheckExact(codes)) {
         Py_ssize_t position = 0;
         PyObject *key, *value;
         while (PyDict_Next(codes, &position, &key, &value)) {
             if (walk_item(index, sums, key) < 0) {
-                goto failed;
+                return -1;
             }
         }
         return 0;
@@ -222,7 +283,7 @@ walk(const Index *index, PyObject *codes, Sums *sums)
             const uint64_t *words = view->buf;
             for (Py_ssize_t i = 0; i < view->shape[0]; i++) {
                 if (walk_code(index, sums, words[i]) < 0) {
-                    goto failed;
+                    return -1;
                 }
             }
             return 0;
@@ -230,7 +291,7 @@ walk(const Index *index, PyObject *codes, Sums *sums)
     }
     PyObject *iterator = PyObject_GetIter(codes);
     if (iterator == NULL) {
-        goto failed;
+        return -1;
     }
     PyObject *item;
     while ((item = PyIter_Next(iterator)) != NULL) {
@@ -238,16 +299,68 @@ walk(const Index *index, PyObject *codes, Sums *sums)
         Py_DECREF(item);
         if (failed) {
             Py_DECREF(iterator);
-            goto failed;
+            return -1;
         }
     }
     Py_DECREF(iterator);
-    if (!PyErr_Occurred()) {
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* A bigram's code (quotes._gram_code): its two characters' UTF-32-LE bytes read as one native
+ * 64-bit word. */
+static uint64_t
+bigram_code(Py_UCS4 first, Py_UCS4 second)
+{
+    unsigned char bytes[8] = {
+        first & 0xFF, (first >> 8) & 0xFF, (first >> 16) & 0xFF, first >> 24,
+        second & 0xFF, (second >> 8) & 0xFF, (second >> 16) & 0xFF, second >> 24,
+    };
+    uint64_t code;
+    memcpy(&code, bytes, sizeof(code));
+    return code;
+}
+
+/* Walk the codes of the distinct bigrams of text in the order they first occur (those of
+ * quotes._gram_codes, in its order); -1 with an error set. */
+static int
+walk_text(const Index *index, Sums *sums, PyObject *text)
+{
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (length < 2) {
         return 0;
     }
-failed:
-    sums_free(sums);
-    return -1;
+    /* The codes walked so far, in an open-addressing set (NO_CODE is no bigram's code). */
+    size_t capacity = 64;
+    while (capacity < 2 * (size_t)length) {
+        capacity *= 2;
+    }
+    uint64_t local[256];
+    uint64_t *walked = capacity <= 256 ? local : PyMem_Malloc(capacity * sizeof(uint64_t));
+    if (walked == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(walked, 0xFF, capacity * sizeof(uint64_t));
+    int kind = PyUnicode_KIND(text), failed = 0;
+    const void *data = PyUnicode_DATA(text);
+    Py_UCS4 first = PyUnicode_READ(kind, data, 0);
+    for (Py_ssize_t i = 1; i < length && !failed; i++) {
+        Py_UCS4 second = PyUnicode_READ(kind, data, i);
+        uint64_t code = bigram_code(first, second);
+        first = second;
+        size_t slot = (size_t)((code * 0x9E3779B97F4A7C15ULL) >> 40) & (capacity - 1);
+        while (walked[slot] != NO_CODE && walked[slot] != code) {
+            slot = (slot + 1) & (capacity - 1);
+        }
+        if (walked[slot] == NO_CODE) {
+            walked[slot] = code;
+            failed = walk_code(index, sums, code) < 0;
+        }
+    }
+    if (walked != local) {
+        PyMem_Free(walked);
+    }
+    return failed ? -1 : 0;
 }
 
 /* The float at `at` of list, or -1.0 with an error set. */
@@ -266,21 +379,21 @@ typedef struct {
     uint32_t index;
 } Ranked;
 
-/* shortlist(index, codes, size, keep, exponent): `_python_shortlist` compiled. */
+/* shortlist(index, quote, keep, exponent): `_python_shortlist` compiled. */
 static PyObject *
 shortlist(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "shortlist(index, codes, size, keep, exponent)");
+    if (nargs != 4 || !PyUnicode_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "shortlist(index, quote: str, keep, exponent)");
         return NULL;
     }
-    Py_ssize_t size = PyLong_AsSsize_t(args[2]), keep = PyLong_AsSsize_t(args[3]);
-    double exponent = PyFloat_AsDouble(args[4]);
+    Py_ssize_t size = PyUnicode_GET_LENGTH(args[1]), keep = PyLong_AsSsize_t(args[2]);
+    double exponent = PyFloat_AsDouble(args[3]);
     if (PyErr_Occurred()) {
         return NULL;
     }
-    if (size < 0 || keep < 0 || size > ((Py_ssize_t)1 << 50)) {
-        PyErr_SetString(PyExc_ValueError, "size and keep: from 0, size below 2**50");
+    if (keep < 0 || size > ((Py_ssize_t)1 << 50)) {
+        PyErr_SetString(PyExc_ValueError, "keep from 0, a quote below 2**50 characters");
         return NULL;
     }
     Index index;
@@ -290,9 +403,12 @@ shortlist(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *weights = NULL, *lengths = NULL, *result = NULL;
     Ranked *best = NULL;
     Sums sums;
-    if (walk(&index, args[1], &sums) < 0) {
+    if (sums_start(&sums, index.count) < 0) {
         index_release(&index);
         return NULL;
+    }
+    if (walk_text(&index, &sums, args[1]) < 0) {
+        goto done;
     }
     if ((weights = PyObject_GetAttrString(args[0], "_weights")) == NULL
         || (lengths = PyObject_GetAttrString(args[0], "_lengths")) == NULL) {
@@ -367,7 +483,7 @@ done:
     PyMem_Free(best);
     Py_XDECREF(weights);
     Py_XDECREF(lengths);
-    sums_free(&sums);
+    sums_end(&sums);
     index_release(&index);
     return result;
 }
@@ -385,11 +501,14 @@ coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Sums sums;
-    if (walk(&index, args[1], &sums) < 0) {
+    if (sums_start(&sums, index.count) < 0) {
         index_release(&index);
         return NULL;
     }
     PyObject *keys = index.keys, *shares = NULL, *result = NULL;
+    if (walk(&index, &sums, args[1]) < 0) {
+        goto done;
+    }
     double total = sums.total;
     if (total == 0.0) {
         result = Py_BuildValue("(dN)", 0.0, PyDict_New());
@@ -414,15 +533,15 @@ coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     result = Py_BuildValue("(dO)", total, shares);
 done:
     Py_XDECREF(shares);
-    sums_free(&sums);
+    sums_end(&sums);
     index_release(&index);
     return result;
 }
 
 static PyMethodDef quote_postings_methods[] = {
     {"shortlist", (PyCFunction)(void (*)(void))shortlist, METH_FASTCALL,
-     PyDoc_STR("shortlist(index, codes, size, keep, exponent): the `keep` candidates of the "
-               "QuoteIndex ranked best by the rare bigrams they share with the quote's codes "
+     PyDoc_STR("shortlist(index, quote, keep, exponent): the `keep` candidates of the "
+               "QuoteIndex ranked best by the rare bigrams they share with the quote "
                "(quotes._python_shortlist compiled).")},
     {"coverage", (PyCFunction)(void (*)(void))coverage, METH_FASTCALL,
      PyDoc_STR("coverage(index, codes): the codes' idf weight and each reached candidate's "

@@ -403,9 +403,7 @@ class QuoteIndex(Generic[K]):
 
     def _shortlist(self, quote: str) -> list[int]:
         """Indices of the PREFILTER_KEEP candidates ranked best by shared rare bigrams."""
-        return _shortlist_walk(
-            self, _gram_codes(quote), len(quote), PREFILTER_KEEP, PREFILTER_LENGTH_EXPONENT
-        )
+        return _shortlist_walk(self, quote, PREFILTER_KEEP, PREFILTER_LENGTH_EXPONENT)
 
     def _shared_weights(self, codes: Iterable[int]) -> tuple[float, list[float], list[list[int]]]:
         """The idf weight of the bigrams (their codes), summed in their order (common ones
@@ -498,13 +496,12 @@ class QuoteIndex(Generic[K]):
         return _best_runs(variants, self._runs, shortlist, limit, min_score)
 
 
-def _python_shortlist(
-    index: QuoteIndex[Any], codes: Iterable[int], size: int, keep: int, exponent: float
-) -> list[int]:
+def _python_shortlist(index: QuoteIndex[Any], quote: str, keep: int, exponent: float) -> list[int]:
     """`QuoteIndex._shortlist`'s walk and ranking: the `keep` candidates (indices) ranked best
-    by the idf weight of the codes' bigrams they share, over the smaller of theirs and the
-    quote's (of `size` characters), times the length factor; best first, by (rank, index)."""
-    quote_weight, shared, held = index._shared_weights(codes)
+    by the idf weight of the quote's bigrams they share, over the smaller of theirs and the
+    quote's, times the length factor; best first, by (rank, index)."""
+    quote_weight, shared, held = index._shared_weights(_gram_codes(quote))
+    size = len(quote)
     half, double = size / 2, size + size  # other < size / 2 exactly when other + other < size
     weights, lengths = index._weights, index._lengths
     ranked: list[tuple[float, int]] = []
@@ -546,7 +543,7 @@ except ImportError:  # pragma: no cover - a build without a C compiler: Python w
     _quote_postings = None  # type: ignore[assignment]
 
 # The compiled walks add the same doubles in the same order, so they give the same results.
-_shortlist_walk: Callable[[QuoteIndex[Any], Iterable[int], int, int, float], list[int]] = (
+_shortlist_walk: Callable[[QuoteIndex[Any], str, int, float], list[int]] = (
     _python_shortlist if _quote_postings is None else _quote_postings.shortlist
 )
 _coverage_walk: Callable[[QuoteIndex[Any], Iterable[int]], tuple[float, dict[Any, float]]] = (

@@ -35,10 +35,9 @@ def _both_shortlists(
     index: QuoteIndex[Any], quote: str, keep: int = PREFILTER_KEEP
 ) -> tuple[list[int], list[int]]:
     assert compiled is not None
-    args = (len(quote), keep, PREFILTER_LENGTH_EXPONENT)
     return (
-        quotes._python_shortlist(index, quotes._gram_codes(quote), *args),
-        compiled.shortlist(index, quotes._gram_codes(quote), *args),
+        quotes._python_shortlist(index, quote, keep, PREFILTER_LENGTH_EXPONENT),
+        compiled.shortlist(index, quote, keep, PREFILTER_LENGTH_EXPONENT),
     )
 
 
@@ -171,3 +170,37 @@ def test_the_flzx_quotes_give_the_same_shortlists_and_coverage(
             assert compiled_cover == python_cover, (law_name, quote)
     assert compared > 1500, "the grid must hold most of the flzx recitations"
     assert len(indexes) > 20, "and many laws' indexes"
+
+
+class _CallingBack:
+    """A key whose hash asks another index's coverage: a walk that starts inside a walk."""
+
+    def __init__(self, name: str, other: QuoteIndex[Any], grams: list[str]) -> None:
+        self.name, self.other, self.grams = name, other, grams
+        self.seen: list[tuple[float, dict[Any, float]]] = []
+
+    def __hash__(self) -> int:
+        self.seen.append(self.other.coverage(self.grams))
+        return hash(self.name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _CallingBack) and other.name == self.name
+
+
+@needs_compiled
+def test_a_walk_inside_a_walk_gives_the_same() -> None:
+    """A coverage asked while another is being made (a key's hash) gives what it gives alone,
+    and so does the outer one."""
+    other = QuoteIndex(REAL_ARTICLES.items())
+    grams = sorted({text[i : i + 2] for text in REAL_ARTICLES.values() for i in range(len(text))})
+    alone = other.coverage(grams)
+    keys = [_CallingBack(name, other, grams) for name in REAL_ARTICLES]
+    index = QuoteIndex(zip(keys, REAL_ARTICLES.values(), strict=True))
+    plain = QuoteIndex(REAL_ARTICLES.items())
+    total, shares = index.coverage(grams)
+    assert all(seen == alone for key in keys for seen in key.seen)
+    assert sum(len(key.seen) for key in keys) >= len(keys)
+    assert (total, [(key.name, share) for key, share in shares.items()]) == (
+        plain.coverage(grams)[0],
+        list(plain.coverage(grams)[1].items()),
+    )
