@@ -107,6 +107,15 @@ sums_end(Sums *sums)
     scratch_busy = 0;
 }
 
+/* The attribute names read, interned once (a name made from a C string on every read cost
+ * more than the walk of a short quote). */
+enum { POSTINGS, CODES, AT, ITEMS, SIZE, IDF, UNSEEN_IDF, KEYS, WEIGHTS, LENGTHS, NAMES };
+static const char *const name_texts[NAMES] = {
+    "_postings", "codes", "at", "items", "size", "_idf", "_unseen_idf", "_keys", "_weights",
+    "_lengths",
+};
+static PyObject *names[NAMES];
+
 static void
 index_release(Index *index)
 {
@@ -117,11 +126,11 @@ index_release(Index *index)
     Py_CLEAR(index->keys);
 }
 
-/* A buffer of the array attribute `name` of postings, of items `itemsize` bytes wide. */
+/* A buffer of the array attribute names[name] of postings, of items `itemsize` bytes wide. */
 static int
-array_buffer(PyObject *postings, const char *name, Py_ssize_t itemsize, Py_buffer *view)
+array_buffer(PyObject *postings, int name, Py_ssize_t itemsize, Py_buffer *view)
 {
-    PyObject *array = PyObject_GetAttrString(postings, name);
+    PyObject *array = PyObject_GetAttr(postings, names[name]);
     if (array == NULL) {
         return -1;
     }
@@ -131,8 +140,8 @@ array_buffer(PyObject *postings, const char *name, Py_ssize_t itemsize, Py_buffe
         return -1;
     }
     if (view->itemsize != itemsize) {
-        PyErr_Format(PyExc_TypeError, "_Postings.%s: items of %zd bytes expected", name,
-                     itemsize);
+        PyErr_Format(PyExc_TypeError, "_Postings.%s: items of %zd bytes expected",
+                     name_texts[name], itemsize);
         PyBuffer_Release(view);
         return -1;
     }
@@ -144,20 +153,20 @@ static int
 index_read(PyObject *self, Index *index)
 {
     memset(index, 0, sizeof(*index));
-    PyObject *postings = PyObject_GetAttrString(self, "_postings");
+    PyObject *postings = PyObject_GetAttr(self, names[POSTINGS]);
     if (postings == NULL) {
         return -1;
     }
     PyObject *size = NULL, *unseen = NULL;
-    if (array_buffer(postings, "codes", 8, &index->table) < 0
-        || array_buffer(postings, "at", 4, &index->at) < 0
-        || array_buffer(postings, "items", 4, &index->items) < 0
-        || (size = PyObject_GetAttrString(postings, "size")) == NULL
+    if (array_buffer(postings, CODES, 8, &index->table) < 0
+        || array_buffer(postings, AT, 4, &index->at) < 0
+        || array_buffer(postings, ITEMS, 4, &index->items) < 0
+        || (size = PyObject_GetAttr(postings, names[SIZE])) == NULL
         || (index->size = PyLong_AsSsize_t(size)) == -1
-        || (index->idfs = PyObject_GetAttrString(self, "_idf")) == NULL
-        || (unseen = PyObject_GetAttrString(self, "_unseen_idf")) == NULL
+        || (index->idfs = PyObject_GetAttr(self, names[IDF])) == NULL
+        || (unseen = PyObject_GetAttr(self, names[UNSEEN_IDF])) == NULL
         || ((index->unseen = PyFloat_AsDouble(unseen)) == -1.0 && PyErr_Occurred())
-        || (index->keys = PyObject_GetAttrString(self, "_keys")) == NULL) {
+        || (index->keys = PyObject_GetAttr(self, names[KEYS])) == NULL) {
         goto failed;
     }
     if (index->size <= 0 || !PyList_CheckExact(index->idfs) || !PyList_CheckExact(index->keys)
@@ -410,8 +419,8 @@ shortlist(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (walk_text(&index, &sums, args[1]) < 0) {
         goto done;
     }
-    if ((weights = PyObject_GetAttrString(args[0], "_weights")) == NULL
-        || (lengths = PyObject_GetAttrString(args[0], "_lengths")) == NULL) {
+    if ((weights = PyObject_GetAttr(args[0], names[WEIGHTS])) == NULL
+        || (lengths = PyObject_GetAttr(args[0], names[LENGTHS])) == NULL) {
         goto done;
     }
     if (!PyList_CheckExact(weights) || !PyList_CheckExact(lengths)) {
@@ -560,5 +569,10 @@ static struct PyModuleDef quote_postings_module = {
 PyMODINIT_FUNC
 PyInit__quote_postings(void)
 {
+    for (int name = 0; name < NAMES; name++) {
+        if (names[name] == NULL && (names[name] = PyUnicode_InternFromString(name_texts[name])) == NULL) {
+            return NULL;
+        }
+    }
     return PyModule_Create(&quote_postings_module);
 }
