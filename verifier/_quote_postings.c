@@ -547,6 +547,112 @@ done:
     return result;
 }
 
+/* The keyword of the similarity's score_cutoff, as a vectorcall's kwnames. */
+static PyObject *score_cutoff_kwnames;
+
+/* best_run(similarity, quote, text, bounds, floor, common, margin): `_python_best_run`
+ * compiled. The same arithmetic on the same ints and doubles decides which runs are scored,
+ * in the same order, each by the same call: `similarity(quote, text[start:end],
+ * score_cutoff=best)`. */
+static PyObject *
+best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7 || !PyUnicode_Check(args[1]) || !PyUnicode_Check(args[2])
+        || !PyTuple_CheckExact(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "best_run(similarity, quote: str, text: str, bounds: tuple, floor, "
+                        "common, margin)");
+        return NULL;
+    }
+    PyObject *similarity = args[0], *quote = args[1], *text = args[2], *bounds = args[3];
+    double best = PyFloat_AsDouble(args[4]), margin = PyFloat_AsDouble(args[6]);
+    long long common = PyLong_AsLongLong(args[5]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    const long long limit = 1LL << 50; /* ints below 2**53 divide as Python's true division */
+    long long size = PyUnicode_GET_LENGTH(quote);
+    Py_ssize_t sentences = PyTuple_GET_SIZE(bounds) - 1;
+    long long local[64];
+    long long *at = sentences < 63 ? local : PyMem_Malloc((sentences + 1) * sizeof(long long));
+    if (at == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    PyObject *result = NULL, *best_object = NULL;
+    for (Py_ssize_t i = 0; i <= sentences; i++) {
+        at[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(bounds, i));
+        if (at[i] == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+        if (at[i] < 0 || at[i] > limit) {
+            PyErr_SetString(PyExc_ValueError, "bounds from 0, below 2**50");
+            goto done;
+        }
+    }
+    if (size > limit || common < -limit || common > limit) {
+        PyErr_SetString(PyExc_ValueError, "a quote and common below 2**50");
+        goto done;
+    }
+    Py_ssize_t best_first = 0, best_last = -1;
+    long long best_length = 0;
+    for (Py_ssize_t first = 0; first < sentences; first++) {
+        long long start = at[first];
+        for (Py_ssize_t last = first; last < sentences; last++) {
+            long long end = at[last + 1], length = end - start, both = length + size;
+            if (both == 0) {
+                PyErr_SetString(PyExc_ZeroDivisionError, "division by zero");
+                goto done;
+            }
+            if (length > size) {
+                if ((double)(2 * size) / (double)both <= best) {
+                    break; /* longer runs only lower the bound further */
+                }
+            }
+            else if ((double)(2 * length) / (double)both <= best) {
+                continue;
+            }
+            if ((double)(2 * common) / (double)both <= best - margin) {
+                break; /* and so are the longer runs, as their bound is lower still */
+            }
+            if (best_object == NULL && (best_object = PyFloat_FromDouble(best)) == NULL) {
+                goto done;
+            }
+            Py_ssize_t text_length = PyUnicode_GET_LENGTH(text);
+            PyObject *run = PyUnicode_Substring(text, start < text_length ? start : text_length,
+                                                end < text_length ? end : text_length);
+            if (run == NULL) {
+                goto done;
+            }
+            PyObject *call[3] = {quote, run, best_object};
+            PyObject *scored = PyObject_Vectorcall(similarity, call, 2, score_cutoff_kwnames);
+            Py_DECREF(run);
+            if (scored == NULL) {
+                goto done;
+            }
+            double score = PyFloat_AsDouble(scored);
+            Py_DECREF(scored);
+            if (score == -1.0 && PyErr_Occurred()) {
+                goto done;
+            }
+            if (score > best) {
+                best = score;
+                best_first = first;
+                best_last = last;
+                best_length = length;
+                Py_CLEAR(best_object);
+            }
+        }
+    }
+    result = Py_BuildValue("(dnnL)", best, best_first, best_last, best_length);
+done:
+    Py_XDECREF(best_object);
+    if (at != local) {
+        PyMem_Free(at);
+    }
+    return result;
+}
+
 static PyMethodDef quote_postings_methods[] = {
     {"shortlist", (PyCFunction)(void (*)(void))shortlist, METH_FASTCALL,
      PyDoc_STR("shortlist(index, quote, keep, exponent): the `keep` candidates of the "
@@ -555,6 +661,10 @@ static PyMethodDef quote_postings_methods[] = {
     {"coverage", (PyCFunction)(void (*)(void))coverage, METH_FASTCALL,
      PyDoc_STR("coverage(index, codes): the codes' idf weight and each reached candidate's "
                "share of it, by key (quotes._python_coverage compiled).")},
+    {"best_run", (PyCFunction)(void (*)(void))best_run, METH_FASTCALL,
+     PyDoc_STR("best_run(similarity, quote, text, bounds, floor, common, margin): the first "
+               "best run of sentences, (score, first, last, length) "
+               "(quotes._python_best_run compiled).")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -573,6 +683,10 @@ PyInit__quote_postings(void)
         if (names[name] == NULL && (names[name] = PyUnicode_InternFromString(name_texts[name])) == NULL) {
             return NULL;
         }
+    }
+    if (score_cutoff_kwnames == NULL
+        && (score_cutoff_kwnames = Py_BuildValue("(s)", "score_cutoff")) == NULL) {
+        return NULL;
     }
     return PyModule_Create(&quote_postings_module);
 }

@@ -1,4 +1,4 @@
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from verifier.quotes import QuoteIndex
@@ -7,3 +7,12 @@ K = TypeVar("K")
 
 def shortlist(index: QuoteIndex[Any], quote: str, keep: int, exponent: float) -> list[int]: ...
 def coverage(index: QuoteIndex[K], codes: Iterable[int]) -> tuple[float, dict[K, float]]: ...
+def best_run(
+    similarity: Callable[..., float],
+    quote: str,
+    text: str,
+    bounds: tuple[int, ...],
+    floor: float,
+    common: int,
+    margin: float,
+) -> tuple[float, int, int, int]: ...

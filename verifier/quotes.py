@@ -108,8 +108,26 @@ def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1)
     if common < 0:
         # With three sentences or more, the runs its bound spares cost more than the bound.
         common = LCSseq.similarity(quote, text) if sentences > 2 else size
+    return _Span(
+        *_runs_walk(Indel.normalized_similarity, quote, text, bounds, floor, common, BOUND_MARGIN)
+    )
+
+
+def _python_best_run(
+    similarity: Callable[..., float],
+    quote: str,
+    text: str,
+    bounds: tuple[int, ...],
+    floor: float,
+    common: int,
+    margin: float,
+) -> tuple[float, int, int, int]:
+    """`_best_span`'s search of the runs of sentences (text from bounds[i] to bounds[j]) for
+    the first best scoring above floor by `similarity` (Indel's): (score, first, last, length),
+    (floor, 0, -1, 0) when none does. common bounds what any run shares with the quote; a run
+    whose bound is below the best by more than margin is not scored (BOUND_MARGIN)."""
+    size, sentences = len(quote), len(bounds) - 1
     best, best_first, best_last, best_length = floor, 0, -1, 0
-    similarity = Indel.normalized_similarity
     for first in range(sentences):
         start = bounds[first]
         for last in range(first, sentences):
@@ -120,12 +138,12 @@ def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1)
                     break  # longer runs only lower the bound further
             elif 2 * length / (length + size) <= best:
                 continue
-            if 2 * common / (length + size) <= best - BOUND_MARGIN:
+            if 2 * common / (length + size) <= best - margin:
                 break  # and so are the longer runs, as their bound is lower still
             score = similarity(quote, text[start:end], score_cutoff=best)
             if score > best:
                 best, best_first, best_last, best_length = score, first, last, length
-    return _Span(best, best_first, best_last, best_length)
+    return best, best_first, best_last, best_length
 
 
 def _support(quote: str, article: str) -> float:
@@ -542,13 +560,18 @@ try:  # the walks compiled (verifier/_quote_postings.c, built by setup.py where 
 except ImportError:  # pragma: no cover - a build without a C compiler: Python walks
     _quote_postings = None  # type: ignore[assignment]
 
-# The compiled walks add the same doubles in the same order, so they give the same results.
+# The compiled walks add the same doubles in the same order, so they give the same results;
+# the compiled run search asks the same scores in the same order.
 _shortlist_walk: Callable[[QuoteIndex[Any], str, int, float], list[int]] = (
     _python_shortlist if _quote_postings is None else _quote_postings.shortlist
 )
 _coverage_walk: Callable[[QuoteIndex[Any], Iterable[int]], tuple[float, dict[Any, float]]] = (
     _python_coverage if _quote_postings is None else _quote_postings.coverage
 )
+_runs_walk: Callable[
+    [Callable[..., float], str, str, tuple[int, ...], float, int, float],
+    tuple[float, int, int, int],
+] = _python_best_run if _quote_postings is None else _quote_postings.best_run
 
 
 # An empty place of a _Postings table holds _NO_CODE: no bigram's code (all are below 2**53).

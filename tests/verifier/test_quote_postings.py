@@ -1,5 +1,5 @@
-"""The compiled postings walk (verifier/_quote_postings.c) gives what the Python walk gives:
-the same shortlists and the same coverage floats, in the same order."""
+"""The compiled postings walk and run search (verifier/_quote_postings.c) give what the Python
+ones give: the same shortlists, the same coverage floats in the same order, the same runs."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rapidfuzz.distance import Indel, LCSseq
 
 import verifier
 from extractor import extract
@@ -58,10 +59,22 @@ def _both_coverages(index: QuoteIndex[Any], grams: Iterable[str]) -> tuple[Any, 
     return found[0], found[1]
 
 
+def _both_runs(quote: str, runs: quotes._Runs, floor: float) -> tuple[Any, Any]:
+    """Each path's best run of the runs for the quote, from floor, bounded by their LCS."""
+    assert compiled is not None
+    common = LCSseq.similarity(quote, runs.text)
+    args = (Indel.normalized_similarity, quote, runs.text, runs.bounds, floor, common)
+    return (
+        quotes._python_best_run(*args, quotes.BOUND_MARGIN),
+        compiled.best_run(*args, quotes.BOUND_MARGIN),
+    )
+
+
 @needs_compiled
 def test_the_index_walks_through_the_compiled_module() -> None:
     assert quotes._shortlist_walk is compiled.shortlist  # type: ignore[union-attr]
     assert quotes._coverage_walk is compiled.coverage  # type: ignore[union-attr]
+    assert quotes._runs_walk is compiled.best_run  # type: ignore[union-attr]
 
 
 def _quotes_without_compiled_walks(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
@@ -83,6 +96,7 @@ def test_without_the_module_python_walks_and_finds_the_same(
     assert plain._quote_postings is None
     assert plain._shortlist_walk is plain._python_shortlist
     assert plain._coverage_walk is plain._python_coverage
+    assert plain._runs_walk is plain._python_best_run
     python_index = plain.QuoteIndex(REAL_ARTICLES.items())
     index = QuoteIndex(REAL_ARTICLES.items())
     grams = sorted({text[i : i + 2] for text in REAL_ARTICLES.values() for i in range(len(text))})
@@ -122,6 +136,20 @@ def test_random_indexes_give_the_same_shortlists_and_coverage(
         assert compiled_cover == python_cover
 
 
+@needs_compiled
+@given(
+    _texts,
+    st.lists(st.lists(_syllables, min_size=1, max_size=8).map("".join), max_size=8),
+    st.sampled_from([0.0, 0.3, quotes._floor(0.6), 0.999]),
+)
+def test_random_runs_give_the_same_best_run(quote: str, sentences: list[str], floor: float) -> None:
+    """Over any sentences, quote and floor, the compiled run search finds the Python one's
+    (score, first, last, length)."""
+    runs = quotes._prepare("".join(sentence + "\n" for sentence in sentences))
+    python_found, compiled_found = _both_runs(quote, runs, floor)
+    assert compiled_found == python_found
+
+
 def _flzx_citations() -> list[tuple[str, str]]:
     """(law, quote) of every quoted citation of flzx_dev_answers with a law's name."""
     path = SHARED_DIR / "eval" / "flzx_dev_answers.jsonl"
@@ -138,8 +166,9 @@ def test_the_flzx_quotes_give_the_same_shortlists_and_coverage(
     statute_repository: StatuteRepository,
 ) -> None:
     """Each recitation of the flzx answers, against its law's version in force and the Civil
-    Code's: the same shortlist from both walks (of each variant), and the same coverage
-    floats in the same order (of its content bigrams, as the support verdicts ask)."""
+    Code's: the same shortlist from both walks (of each variant), the same best run of each
+    shortlisted article from both run searches, and the same coverage floats in the same
+    order (of its content bigrams, as the support verdicts ask)."""
     civil = statute_repository.resolve("民法典")
     assert civil is not None
     indexes: dict[int, QuoteIndex[Any]] = {}
@@ -165,6 +194,10 @@ def test_the_flzx_quotes_give_the_same_shortlists_and_coverage(
                 python_found, compiled_found = _both_shortlists(index, key)
                 assert compiled_found == python_found, (law_name, key)
                 compared += 1
+                for candidate in compiled_found:
+                    for floor in (0.0, quotes._floor(0.6)):
+                        python_run, compiled_run = _both_runs(key, index._runs(candidate), floor)
+                        assert compiled_run == python_run, (law_name, key, candidate)
             grams = content_bigrams(min(quote_keys(quote), key=len))
             python_cover, compiled_cover = _both_coverages(index, grams)
             assert compiled_cover == python_cover, (law_name, quote)
