@@ -1,15 +1,17 @@
-/* The quote index's postings walk compiled: `verifier.quotes._python_shortlist` and
- * `_python_coverage`, step for step, in C.
+/* The quote index's postings walk and run search compiled: `verifier.quotes`'s
+ * `_python_shortlist`, `_python_coverage` and `_python_best_run`, step for step, in C.
  *
- * Both walk the bigram codes of a quote in their order through a `QuoteIndex`'s postings
- * table (`_Postings`: the arrays codes, at and items, read through the buffer protocol),
- * adding each posting's idf to the quote's weight and to each candidate of the posting, one
- * by one in the quote's order: the same additions of the same doubles as the Python walk, so
- * the same sums to the last bit. `shortlist` then ranks the candidates reached as
- * `_python_shortlist` does (shared weight over the smaller of the two weights, the length
+ * The first two walk the bigram codes of a quote in their order through a `QuoteIndex`'s
+ * postings table (`_Postings`: the arrays codes, at and items, read through the buffer
+ * protocol), adding each posting's idf to the quote's weight and to each candidate of the
+ * posting, one by one in the quote's order: the same additions of the same doubles as the
+ * Python walk, so the same sums to the last bit. `shortlist` then ranks the candidates reached
+ * as `_python_shortlist` does (shared weight over the smaller of the two weights, the length
  * factor through the same libm `pow`) and keeps the best `keep` by (rank, index), highest
  * first; `coverage` gives the shares in the order the bigrams first reach the candidates.
- * The index's lists (_idf, _weights, _lengths, _keys) are read item by item.
+ * The index's lists (_idf, _weights, _lengths, _keys) are read item by item. `best_run`
+ * decides which runs of sentences to score with the same arithmetic and scores them with the
+ * same calls, in the same order.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
