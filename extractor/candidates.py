@@ -489,8 +489,12 @@ def find_candidates(text: str, lexicon: Lexicon | None = None) -> list[Candidate
     last_end = 0
     cut = cut_title(text)
     search = scan_pattern_for(text).search
+    # Every candidate holds a 第 (its run's) or a 《 (a title's) at or after its start, so none
+    # starts after the last of them: the scan stops there instead of testing each character
+    # of the text after the last candidate (45% of the flzx answers' characters).
+    last = max(text.rfind("第"), text.rfind("《"))
     position = 0
-    while (match := search(text, position)) is not None:
+    while position <= last and (match := search(text, position)) is not None:
         start, end = match.span(_CANDIDATE)
         position = end
         mention, title, quoted, ref = match.group(_MENTION, _TITLE, _QUOTED, _REF)

@@ -108,3 +108,14 @@ def test_scan_pattern_for_a_text_finds_what_the_full_one_does(text: str) -> None
     """The pre-scan's pattern for a text (without the title tails or divisions that cannot
     match in it) finds the same candidates as CANDIDATE_RE, every group's span included."""
     assert _scan(scan_pattern_for(text), text) == _scan(CANDIDATE_RE, text)
+
+
+@given(st.lists(_SCAN_PIECES, max_size=16).map("".join))
+def test_no_candidate_starts_after_the_last_article_or_title_mark(text: str) -> None:
+    """No candidate starts after the last 第 or 《 of a text (find_candidates stops its scan
+    there): a search of the scan's patterns from just after it, which tries every later
+    start, finds nothing."""
+    last = max(text.rfind("第"), text.rfind("《"))
+    assert scan_pattern_for(text).search(text, last + 1) is None
+    assert CANDIDATE_RE.search(text, last + 1) is None
+    assert all(candidate.start <= last for candidate in find_candidates(text, LEXICON))
