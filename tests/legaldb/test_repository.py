@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from legaldb.engine import make_engine
 from legaldb.importer import import_corpus
 from legaldb.migrate import upgrade
 from legaldb.repealed import read_repealed
-from legaldb.repository import StatuteRepository
+from legaldb.repository import StatuteRepository, _VersionTexts
 from tests.conftest import BACKENDS, create_postgres_database
 from tests.legaldb.factories import CIVIL_CODE, COMPANY, LOCAL, small_corpus
 from tests.strategies import law_name_spellings
@@ -307,3 +308,29 @@ def test_a_bundled_import_under_older_rules_is_imported_again(
         assert bundled_import_outdated(older)
     finally:
         older.dispose()
+
+
+_TEXT_ROWS = st.lists(
+    st.tuples(
+        st.integers(1, 6),
+        st.sampled_from([None, "之一", "之二"]),
+        st.text(max_size=30),
+        st.lists(
+            st.tuples(st.text(max_size=10), st.lists(st.text(max_size=8), max_size=3).map(tuple)),
+            max_size=3,
+        ).map(tuple),
+    ),
+    max_size=12,
+)
+
+
+@given(_TEXT_ROWS)
+def test_packed_version_texts_give_the_rows(rows: list[tuple]) -> None:
+    """A version's texts packed and read back give each article's row as a dict of the rows
+    did (the last of equal keys, in the first one's place), and no row for another key."""
+    expected = {(number, suffix): (text, paragraphs) for number, suffix, text, paragraphs in rows}
+    texts = _VersionTexts(*_VersionTexts.pack(rows))
+    assert list(texts.items()) == list(expected.items())
+    for number in range(8):
+        for suffix in (None, "之一", "之三"):
+            assert texts.get((number, suffix)) == expected.get((number, suffix))
