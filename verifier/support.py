@@ -204,7 +204,17 @@ def judge_support(repo: StatuteRepository, recital: Recital, quote_check: QuoteC
     return recall(
         _JUDGED,
         repo,
-        (version.id, number, suffix, quote, quote_check),
+        # The quote check by its fields: a QuoteCheck's own hash and equality are Python
+        # functions (a frozen dataclass's), called at every look-up.
+        (
+            version.id,
+            number,
+            suffix,
+            quote,
+            quote_check.verdict,
+            quote_check.score,
+            quote_check.found_in,
+        ),
         JUDGED_PER_REPOSITORY,
         lambda: _judge(repo, quote, article_text, law, version, number, suffix, quote_check),
     )
