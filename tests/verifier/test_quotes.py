@@ -24,9 +24,10 @@ from tests.verifier.statute_texts import (
     SOCIAL_INSURANCE_67,
     SOCIAL_INSURANCE_68,
 )
+from textnorm import HALF_WIDTH, fold_width
 from verifier import quotes
 from verifier.quotes import MATCH_SCORE, QuoteIndex, best_location, compare_quote
-from verifier.textnorm_quote import normalize_for_compare, split_sentences
+from verifier.textnorm_quote import _fold_width, normalize_for_compare, split_sentences
 
 LABOR_82_FIRST, LABOR_82_SECOND = LABOR_CONTRACT_82.split("\n")
 BANK_27_PARAGRAPHS = COMMERCIAL_BANK_27.split("\n")
@@ -351,3 +352,18 @@ def test_common_lengths_are_each_texts_longest_common_subsequence(
 ) -> None:
     expected = [LCSseq.similarity(quote, text) if quote else 0 for text in texts]
     assert quotes._common_lengths(quote, texts) == expected
+
+
+# Characters around the folded ones: their targets, the ideographic space, CJK, astral.
+_NEAR_FOLDED = st.sampled_from(
+    [chr(c) for c in HALF_WIDTH]
+    + [chr(t) for t in HALF_WIDTH.values()]
+    + ["\u3001", "\u3002", "\uff00", "\uff5f", "\uffe5", "法", "条", "\U0001f600", "\n"]
+)
+
+
+@given(st.lists(st.one_of(_NEAR_FOLDED, st.characters()), max_size=40).map("".join))
+def test_quote_width_fold_is_the_translation(text: str) -> None:
+    """The normalisation's width fold (each folded character replaced where it occurs) gives
+    what `textnorm.fold_width`'s str.translate gives."""
+    assert _fold_width(text) == fold_width(text)
