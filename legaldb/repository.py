@@ -42,6 +42,7 @@ from legaldb.models import (
 )
 from textnorm import article_label, normalize_name
 from textnorm.marshalled import read_marshalled, write_marshalled
+from textnorm.slotted import filler
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -309,7 +310,7 @@ class StatuteRepository:
         check reads a few hundred versions' texts, a file each instead of a query per article)."""
         article = self._index.article
         return [
-            ArticleText(info, text, _paragraphs(paragraphs))
+            _article_text(info, text, paragraphs)
             for (number, suffix), (text, paragraphs) in self._version_texts(version_id).items()
             if (info := article(version_id, number, suffix)) is not None
         ]
@@ -322,11 +323,11 @@ class StatuteRepository:
             return None
         if self.derived_dir is not None or version_id in self._version_articles:
             row = self._version_texts(version_id).get((number, suffix))
-            return None if row is None else ArticleText(info, row[0], _paragraphs(row[1]))
+            return None if row is None else _article_text(info, *row)
         from legaldb.reading import read_article_text
 
         found = read_article_text(self._engine, version_id, number, suffix)
-        return None if found is None else ArticleText(info, found[0], _paragraphs(found[1]))
+        return None if found is None else _article_text(info, *found)
 
     def _version_texts(self, version_id: int) -> _VersionTexts:
         texts = self._version_articles.get(version_id)
@@ -450,5 +451,26 @@ def _current_texts(kept: object) -> TypeGuard[tuple[Any, ...]]:
     return isinstance(kept, tuple) and len(kept) == 4 and kept[0] == VERSION_TEXTS_FORMAT
 
 
-def _paragraphs(raw: Any) -> tuple[Paragraph, ...]:
-    return tuple(Paragraph(text, tuple(items)) for text, items in raw or ())
+# An article text is made for each article a check reads, with a 款 each: filled into a
+# `textnorm.slotted.filler` subclass, as the index's records are, rather than through the frozen
+# dataclasses' __init__ (object.__setattr__ for each field).
+_ArticleTextFiller = filler(ArticleText)
+_ParagraphFiller = filler(Paragraph)
+
+
+def _article_text(info: ArticleInfo, text: str, raw_paragraphs: Any) -> ArticleText:
+    """ArticleText(info, text, its 款 as kept: (text, (item, …)) pairs)."""
+    paragraphs = []
+    for paragraph_text, items in raw_paragraphs or ():
+        paragraph = _ParagraphFiller()
+        paragraph.text = paragraph_text
+        paragraph.items = tuple(items)
+        paragraph.__class__ = Paragraph
+        paragraphs.append(paragraph)
+    made = _ArticleTextFiller()
+    made.info = info
+    made.text = text
+    made.paragraphs = tuple(paragraphs)
+    made.__class__ = ArticleText
+    article_text: ArticleText = made
+    return article_text

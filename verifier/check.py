@@ -25,6 +25,7 @@ from verifier.models import (
     Summary,
     Verdict,
     new_recital,
+    new_resolved,
     new_summary,
     new_verdict,
 )
@@ -77,7 +78,7 @@ def _hold(repo: StatuteRepository, k: Classification) -> _Held:
     article_text = _with_text(k, repo)
     resolved = k.resolved
     if resolved is not None and article_text is not None:
-        resolved = Resolved(
+        resolved = new_resolved(
             resolved.law, resolved.version_label, resolved.effective_from,
             resolved.effective_to, resolved.article_label, article_text,
         )  # fmt: skip

@@ -38,7 +38,7 @@ from legaldb import StatuteRepository
 from legaldb.models import ArticleInfo, LawInfo, Successor, VersionInfo
 from textnorm import article_label
 from verifier.memo import recall
-from verifier.models import ArticleRef, Facts, Reason, Resolved, Status
+from verifier.models import ArticleRef, Facts, Reason, Resolved, Status, new_resolved
 
 _YEAR = re.compile(r"(\d{4})")
 AMENDED_LABELS = ("修正", "修订")
@@ -153,13 +153,13 @@ def _exists_in(
 def _resolved(
     law: LawInfo, version: VersionInfo | None, number: int, suffix: str | None, text: str | None
 ) -> Resolved:
-    return Resolved(
-        law=law.name,
-        version_label=version.label if version else None,
-        effective_from=_iso(version.effective_from) if version else None,
-        effective_to=_iso(version.effective_to) if version else None,
-        article_label=_label(number, suffix),
-        article_text=text,
+    return new_resolved(
+        law.name,
+        version.label if version else None,
+        _iso(version.effective_from) if version else None,
+        _iso(version.effective_to) if version else None,
+        _label(number, suffix),
+        text,
     )
 
 

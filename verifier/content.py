@@ -22,7 +22,14 @@ from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
 from legaldb.snapshot import read_marshalled, write_marshalled
 from verifier.memo import recall
-from verifier.models import FoundIn, NumberConflict, QuoteCheck, Recital
+from verifier.models import (
+    FoundIn,
+    NumberConflict,
+    QuoteCheck,
+    Recital,
+    new_found_in,
+    new_quote_check,
+)
 from verifier.numbers import number_conflicts
 from verifier.quotes import Comparison, QuoteIndex, compared, quote_similarity
 
@@ -136,18 +143,20 @@ def _locate(
             )
             if similarity >= LOCATION_MIN_SCORE:
                 found.append(
-                    FoundIn(law.name, article.info.label, other.label, round(similarity, 4),
-                            "other_version")
+                    new_found_in(law.name, article.info.label, other.label, round(similarity, 4),
+                                 "other_version")
                 )  # fmt: skip
     cited = {(number, suffix or None)}
     for (key, label), score in located(repo, version.id, quote, FOUND_IN_LIMIT + 1):
         if key not in cited:
-            found.append(FoundIn(law.name, label, version.label, score, "same_law"))
+            found.append(new_found_in(law.name, label, version.label, score, "same_law"))
     if any(where.score >= STRONG_LOCATION for where in found):
         other_laws = ()  # found in the law itself: no need to look in the others
     for other_law, other_version in other_laws:
         for (_, label), score in located(repo, other_version.id, quote, FOUND_IN_LIMIT):
-            found.append(FoundIn(other_law.name, label, other_version.label, score, "elsewhere"))
+            found.append(
+                new_found_in(other_law.name, label, other_version.label, score, "elsewhere")
+            )
     found.sort(key=lambda where: where.score, reverse=True)
     return found[:FOUND_IN_LIMIT]
 
@@ -164,9 +173,9 @@ def check_quote(
     score = compare_memoised(quote, article_text)
     law, version = recital.law, recital.version
     if score.verdict == "match" or law is None or version is None:
-        return QuoteCheck(score.verdict, round(score.score, 4))
+        return new_quote_check(score.verdict, round(score.score, 4))
     found_in = _locate(repo, recital, score, law, version, other_laws)
-    return QuoteCheck(score.verdict, round(score.score, 4), tuple(found_in))
+    return new_quote_check(score.verdict, round(score.score, 4), tuple(found_in))
 
 
 @lru_cache(maxsize=8192)

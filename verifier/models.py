@@ -367,3 +367,65 @@ def new_summary(
     made.__class__ = Summary
     summary: Summary = made
     return summary
+
+
+_QuoteCheckFiller = filler(QuoteCheck)
+_FoundInFiller = filler(FoundIn)
+
+
+def new_quote_check(
+    verdict: Literal["match", "partial", "mismatch", "none"],
+    score: float | None,
+    found_in: tuple[FoundIn, ...] = (),
+) -> QuoteCheck:
+    """QuoteCheck(verdict, score, found_in)."""
+    made = _QuoteCheckFiller()
+    made.verdict = verdict
+    made.score = score
+    made.found_in = found_in
+    made.__class__ = QuoteCheck
+    quote_check: QuoteCheck = made
+    return quote_check
+
+
+def new_found_in(
+    law: str,
+    article_label: str,
+    version_label: str | None,
+    score: float,
+    where: Literal["same_law", "other_version", "elsewhere"],
+) -> FoundIn:
+    """FoundIn(law, article_label, version_label, score, where)."""
+    made = _FoundInFiller()
+    made.law = law
+    made.article_label = article_label
+    made.version_label = version_label
+    made.score = score
+    made.where = where
+    made.__class__ = FoundIn
+    found_in: FoundIn = made
+    return found_in
+
+
+_ResolvedFiller = filler(Resolved)
+
+
+def new_resolved(
+    law: str,
+    version_label: str | None,
+    effective_from: str | None,
+    effective_to: str | None,
+    article_label: str | None,
+    article_text: str | None,
+) -> Resolved:
+    """Resolved(law, version_label, effective_from, effective_to, article_label, article_text)."""
+    made = _ResolvedFiller()
+    made.law = law
+    made.version_label = version_label
+    made.effective_from = effective_from
+    made.effective_to = effective_to
+    made.article_label = article_label
+    made.article_text = article_text
+    made.__class__ = Resolved
+    resolved: Resolved = made
+    return resolved

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Iterator
 from datetime import date
@@ -14,8 +15,9 @@ from hypothesis import strategies as st
 from legaldb.engine import make_engine
 from legaldb.importer import import_corpus
 from legaldb.migrate import upgrade
+from legaldb.models import ArticleInfo, ArticleText, Paragraph
 from legaldb.repealed import read_repealed
-from legaldb.repository import StatuteRepository, _VersionTexts
+from legaldb.repository import StatuteRepository, _article_text, _VersionTexts
 from tests.conftest import BACKENDS, create_postgres_database
 from tests.legaldb.factories import CIVIL_CODE, COMPANY, LOCAL, small_corpus
 from tests.strategies import law_name_spellings
@@ -334,3 +336,22 @@ def test_packed_version_texts_give_the_rows(rows: list[tuple]) -> None:
     for number in range(8):
         for suffix in (None, "之一", "之三"):
             assert texts.get((number, suffix)) == expected.get((number, suffix))
+
+
+@given(
+    st.text(max_size=20),
+    st.lists(st.tuples(st.text(max_size=8), st.lists(st.text(max_size=5), max_size=3)), max_size=3),
+)
+def test_article_text_made_in_bulk_is_the_dataclass(text: str, paragraphs: list) -> None:
+    """An article text made from a kept row equals, hashes and prints as the dataclasses made
+    by their constructors, is of their types and frozen."""
+    info = ArticleInfo(1, 6, None, "第六条", False, 1, (0,))
+    made = _article_text(info, text, paragraphs)
+    built = ArticleText(info, text, tuple(Paragraph(t, tuple(items)) for t, items in paragraphs))
+    assert type(made) is ArticleText and all(type(p) is Paragraph for p in made.paragraphs)
+    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.__setattr__("text", "")
+    for paragraph in made.paragraphs:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            paragraph.__setattr__("text", "")

@@ -16,11 +16,15 @@ from verifier.models import (
     Quantity,
     QuoteCheck,
     Recital,
+    Resolved,
     Summary,
     Support,
     Verdict,
+    new_found_in,
     new_quantity,
+    new_quote_check,
     new_recital,
+    new_resolved,
     new_summary,
     new_support,
     new_verdict,
@@ -58,6 +62,21 @@ MADE = [
     ),
     (Quantity, new_quantity, ("amount", 5_000_000.0, "万元", "五百万元", 3, 7, "以上")),
     (Summary, new_summary, (6, 5, 1, 0, 0)),
+    (
+        QuoteCheck,
+        new_quote_check,
+        (
+            "partial",
+            0.55,
+            (FoundIn("劳动合同法", "第八十三条", "2012年修正", 0.9, "other_version"),),
+        ),
+    ),
+    (FoundIn, new_found_in, ("劳动合同法", "第八十三条", None, 0.9, "same_law")),
+    (
+        Resolved,
+        new_resolved,
+        ("劳动合同法", "2012年修正", "2013-07-01", None, "第八十二条", "用人单位……"),
+    ),
 ]
 
 
