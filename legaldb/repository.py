@@ -82,9 +82,9 @@ class StatuteRepository:
         self._article_text: Callable[[int, int, str | None], ArticleText | None] = lru_cache(
             maxsize=ARTICLE_TEXT_CACHE
         )(self._fetch_article_text)
-        # Texts of whole versions already read, (text, 款 and 项) by article in article order:
-        # article_text() looks here first. An ArticleText is made only for an article asked for
-        # (a check reads a few articles of each version it reads).
+        # Texts of whole versions already read (`_VersionTexts`: an article's text, 款 and 项
+        # decoded when asked for): article_text() looks here first. An ArticleText is made only
+        # for an article asked for (a check reads a few articles of each version it reads).
         self._version_articles: dict[int, _VersionTexts] = {}
 
     @classmethod
