@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from datetime import date
+from functools import lru_cache
 
 from gate.facts import fact_for, no_citations_fact, rerun_request
 from gate.judge import judge_failures
@@ -64,14 +65,36 @@ def rate_counts(verdicts: Sequence[Verdict], policy: Policy | None = None) -> Ra
         if not content_counts(verdict, partly):
             content_fails.add(key)
     statuses = list(tiers.values())
+    return _counts(
+        len(verdicts),
+        len(tiers),
+        statuses.count("verified"),
+        statuses.count("deprecated"),
+        statuses.count("notYetEffective"),
+        statuses.count("unverified"),
+        sum(1 for key in content_fails if tiers[key] == "verified"),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _counts(
+    citations: int,
+    provisions: int,
+    verified: int,
+    deprecated: int,
+    not_yet_effective: int,
+    unverified: int,
+    content_unsupported: int,
+) -> RateCounts:
+    """Counts made once per values (immutable; answers share a few small numbers)."""
     return RateCounts(
-        citations=len(verdicts),
-        provisions=len(tiers),
-        verified=statuses.count("verified"),
-        deprecated=statuses.count("deprecated"),
-        not_yet_effective=statuses.count("notYetEffective"),
-        unverified=statuses.count("unverified"),
-        content_unsupported=sum(1 for key in content_fails if tiers[key] == "verified"),
+        citations=citations,
+        provisions=provisions,
+        verified=verified,
+        deprecated=deprecated,
+        not_yet_effective=not_yet_effective,
+        unverified=unverified,
+        content_unsupported=content_unsupported,
     )
 
 

@@ -139,13 +139,38 @@ def _evidence(finding: Finding) -> Evidence:
 def _verifiable_rate(counts: RateCounts, rate: float | None, policy: Policy) -> Standard:
     if rate is None:
         return _NO_CITATIONS
-    passed = policy.passes(counts.verifiable, counts.provisions)
+    return _rate_standard(
+        counts.verifiable,
+        counts.provisions,
+        counts.deprecated,
+        counts.not_yet_effective,
+        counts.unverified,
+        counts.content_unsupported,
+        rate,
+        policy.pass_rate,
+        policy.passes(counts.verifiable, counts.provisions),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _rate_standard(
+    verifiable: int,
+    provisions: int,
+    deprecated: int,
+    not_yet_effective: int,
+    unverified: int,
+    content_unsupported: int,
+    rate: float,
+    pass_rate: float,
+    passed: bool,
+) -> Standard:
+    """The verifiable_rate standard, made once per figures (answers share a few)."""
     summary = (
-        f"{counts.verifiable} of {counts.provisions} distinct provisions verifiable "
-        f"({rate:.2f} {'>=' if passed else '<'} {policy.pass_rate:.2f}); "
-        f"deprecated {counts.deprecated}, not yet effective {counts.not_yet_effective}, "
-        f"unverified {counts.unverified}, verified with unsupported content "
-        f"{counts.content_unsupported}"
+        f"{verifiable} of {provisions} distinct provisions verifiable "
+        f"({rate:.2f} {'>=' if passed else '<'} {pass_rate:.2f}); "
+        f"deprecated {deprecated}, not yet effective {not_yet_effective}, "
+        f"unverified {unverified}, verified with unsupported content "
+        f"{content_unsupported}"
     )
     return Standard(name="verifiable_rate", passed=passed, summary=summary)
 
@@ -157,7 +182,7 @@ def _from_findings(name: StandardName, findings: Sequence[Finding], what: str) -
     return Standard(name=name, passed=False, summary=f"{len(evidence)} {what}", evidence=evidence)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1024)
 def _passed(name: StandardName, summary: str) -> Standard:
     """A standard passed without evidence, made once (standards are immutable): most answers
     pass four or five of the seven so."""
@@ -203,6 +228,8 @@ def _conclusions_have_basis(found: Sequence[Conclusion]) -> Standard:
         f"{len(found) - len(unsupported)} of {len(found)} conclusions have a citation in their "
         "sentence or paragraph"
     )
+    if not unsupported:
+        return _passed("conclusions_have_basis", summary)
     return Standard(
         name="conclusions_have_basis", passed=not unsupported, summary=summary, evidence=evidence
     )
@@ -216,12 +243,22 @@ def tail_coverage(text: str, found: Sequence[Conclusion], policy: Policy) -> Tai
     boundary = len(text) * (1 - policy.tail_fraction)
     head = [c for c in found if c.start < boundary]
     tail = [c for c in found if c.start >= boundary]
+    return _coverage(
+        len(head), sum(c.supported for c in head), len(tail), sum(c.supported for c in tail)
+    )
+
+
+@lru_cache(maxsize=1024)
+def _coverage(
+    head_conclusions: int, head_supported: int, tail_conclusions: int, tail_supported: int
+) -> TailCoverage:
+    """An applicable tail coverage, made once per figures (immutable; a few small numbers)."""
     return TailCoverage(
         applicable=True,
-        head_conclusions=len(head),
-        head_supported=sum(c.supported for c in head),
-        tail_conclusions=len(tail),
-        tail_supported=sum(c.supported for c in tail),
+        head_conclusions=head_conclusions,
+        head_supported=head_supported,
+        tail_conclusions=tail_conclusions,
+        tail_supported=tail_supported,
     )
 
 
@@ -242,6 +279,8 @@ def _tail_coverage(
         f"supported conclusions: head {coverage.head_supported}/{coverage.head_conclusions}, "
         f"last {policy.tail_fraction:.0%} {coverage.tail_supported}/{coverage.tail_conclusions}"
     )
+    if coverage.passed and not evidence:
+        return _passed("tail_coverage", summary)
     return Standard(
         name="tail_coverage", passed=coverage.passed, summary=summary, evidence=evidence
     )
