@@ -48,17 +48,24 @@ AMENDMENT_LABELS = ("修正", "修订")
 """Version labels of a text that amends an older one (2023年修正, 2023年修订)."""
 
 
-def rate_counts(verdicts: Sequence[Verdict], policy: Policy | None = None) -> RateCounts:
+def rate_counts(
+    verdicts: Sequence[Verdict],
+    policy: Policy | None = None,
+    *,
+    keys: Sequence[ProvisionKey] | None = None,
+) -> RateCounts:
     """Distinct provisions by tier; a provision cited in several tiers counts in its worst.
 
     A verified provision whose stated content the article does not support (in any of its
-    occurrences) is counted in `content_unsupported`: it is not verifiable.
+    occurrences) is counted in `content_unsupported`: it is not verifiable. keys: each
+    verdict's `provision_key`, when the caller has them already.
     """
     partly = (policy or Policy()).partly
     tiers: dict[ProvisionKey, Status] = {}
     content_fails: set[ProvisionKey] = set()
-    for verdict in verdicts:
-        key = provision_key(verdict)
+    if keys is None:
+        keys = [provision_key(verdict) for verdict in verdicts]
+    for verdict, key in zip(verdicts, keys, strict=True):
         known = tiers.get(key)
         if known is None or STATUS_RANK[verdict.status] > STATUS_RANK[known]:
             tiers[key] = verdict.status
@@ -115,15 +122,18 @@ def findings(
     *,
     repo: StatuteRepository | None = None,
     as_of: date | None = None,
+    keys: Sequence[ProvisionKey] | None = None,
 ) -> list[Finding]:
     """One finding per (provision, signal, detail), at its first occurrence, in a fixed order.
 
     With the repository (and as_of), a not-yet-effective citation whose text in force is
-    missing from the data is a boundary failure rather than a correctable one.
+    missing from the data is a boundary failure rather than a correctable one. keys: each
+    verdict's `provision_key`, when the caller has them already.
     """
     first: dict[tuple[ProvisionKey, Signal, str | None], Verdict] = {}
-    for verdict in verdicts:
-        key = provision_key(verdict)
+    if keys is None:
+        keys = [provision_key(verdict) for verdict in verdicts]
+    for verdict, key in zip(verdicts, keys, strict=True):
         missing = (
             repo is not None
             and as_of is not None
@@ -200,8 +210,9 @@ def assess(
     policy = policy or Policy()
     judged = judgements.judged
     verdicts = check.verdicts
-    counts = rate_counts(verdicts, policy)
-    found = findings(verdicts, policy, repo=repo, as_of=date.fromisoformat(check.as_of))
+    keys = [provision_key(verdict) for verdict in verdicts]
+    counts = rate_counts(verdicts, policy, keys=keys)
+    found = findings(verdicts, policy, repo=repo, as_of=date.fromisoformat(check.as_of), keys=keys)
     failures = [finding.failure for finding in found]
     candidate_facts = [f.fact for f in found if f.fact is not None]
     judge_found = judge_failures(judged, verdicts, policy)

@@ -189,6 +189,8 @@ def judge_failures(
     judged: Iterable[JudgedCitation], verdicts: Sequence[Verdict], policy: Policy
 ) -> list[tuple[Failure, Fact | None]]:
     """The failure (and rerun fact) of each standing contradicts / says_nothing judgement."""
+    if not judged:
+        return []
     by_span = {(v.citation.start, v.citation.end): v for v in reversed(verdicts)}
     found = []
     for item in judged:
