@@ -6,8 +6,10 @@ docs/gate.md states each standard; `evaluate_standards` computes all seven for o
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from operator import itemgetter
 
 from gate.models import (
     INVENTED_SIGNALS,
@@ -203,10 +205,12 @@ def _no_repealed_as_current(
         if verdict.status != "deprecated" or citation.version_hint:
             continue
         bounds = bounds if bounds is not None else sentences(text)
-        sentence = next(
-            (text[s:e] for s, e, _ in bounds if s <= citation.start < e),
-            text[citation.start : citation.end],
-        )
+        # the one sentence holding the citation's start: the last starting at or before it
+        at = bisect_right(bounds, citation.start, key=itemgetter(0)) - 1
+        if at >= 0 and citation.start < bounds[at][1]:
+            sentence = text[bounds[at][0] : bounds[at][1]]
+        else:
+            sentence = text[citation.start : citation.end]
         if not _ACKNOWLEDGED_OLD.search(sentence):
             as_current.add(provision_key(verdict))
     chosen = [
