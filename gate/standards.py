@@ -73,19 +73,22 @@ def conclusions(
     sentence or stands in its paragraph (its line). sentence_bounds: `sentences(text)`, when
     the caller has them already."""
     spans = sorted(citation_spans)
-    pattern = _conclusion_pattern(policy.conclusion_patterns)
+    search = _conclusion_pattern(policy.conclusion_patterns).search
     found = []
+    supported_in: dict[int, bool] = {}  # paragraph start → a citation stands in it
     bounds = sentences(text) if sentence_bounds is None else sentence_bounds
     for start, end, paragraph_start in bounds:
         sentence = text[start:end]
-        if not pattern.search(sentence):
+        if not search(sentence):
             continue
-        newline = text.find("\n", paragraph_start)
-        paragraph_end = len(text) if newline < 0 else newline
-        supported = any(
-            cited_start < paragraph_end and cited_end > paragraph_start
-            for cited_start, cited_end in spans
-        )
+        supported = supported_in.get(paragraph_start)
+        if supported is None:
+            newline = text.find("\n", paragraph_start)
+            paragraph_end = len(text) if newline < 0 else newline
+            supported = supported_in[paragraph_start] = any(
+                cited_start < paragraph_end and cited_end > paragraph_start
+                for cited_start, cited_end in spans
+            )
         found.append(Conclusion(text=sentence, start=start, end=end, supported=supported))
     return found
 
