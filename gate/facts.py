@@ -274,7 +274,11 @@ def rerun_request(
     The attempt number is in the instruction, so two requests of one round always differ.
     """
     instruction = render(
-        "rerun_instruction", attempt=attempt, decision=decision, facts=facts, as_of=as_of
+        "rerun_instruction",
+        attempt=attempt,
+        decision=decision,
+        numbered_facts=tuple(enumerate(facts, start=1)),  # Jinja's `loop` would cost 1/4 of it
+        as_of=as_of,
     )
     messages = [
         _fixed_message("system", "rerun_system"),
