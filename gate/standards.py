@@ -53,12 +53,14 @@ def sentences(text: str) -> list[tuple[int, int, int]]:
         if 0 <= line_end < start:
             paragraph_start = text.rfind("\n", 0, start) + 1
             line_end = text.find("\n", start)
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
-        if start < end:
-            found.append((start, end, paragraph_start))
+        if text[start].isspace() or text[end - 1].isspace():
+            sentence = match.group()
+            stripped = sentence.strip()  # str.strip drops exactly what str.isspace holds
+            if not stripped:
+                continue
+            start += len(sentence) - len(sentence.lstrip())
+            end = start + len(stripped)
+        found.append((start, end, paragraph_start))
     return found
 
 
