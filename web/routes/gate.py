@@ -24,6 +24,7 @@ from starlette.routing import Match, Route
 from starlette.types import Receive, Scope, Send
 
 from gate import premise
+from gate.models import AttemptRecord
 from web.apikeys import KeyCache
 from web.deps import (
     GateKeyDep,
@@ -61,12 +62,24 @@ GATE_RESPONSES: dict[int | str, dict[str, object]] = {
 }
 
 
+RESPONSE_EXCLUDES = frozenset({"answer", "judged", "judge_error", "tail_coverage"})
+"""The last attempt's fields the response leaves out (besides those no dump holds: the check)."""
+ATTEMPT_FIELDS = tuple(
+    name
+    for name, field in AttemptRecord.model_fields.items()
+    if name not in RESPONSE_EXCLUDES and not field.exclude
+)
+"""The last attempt's fields the response holds, in the attempt's order (its dump's keys)."""
+
+
 def gate_response(outcome: GateOutcome) -> dict[str, Any]:
-    """The response body: the last attempt of the round, and the round's state."""
+    """The response body: the last attempt of the round, and the round's state.
+
+    The attempt's fields are its own values (the gate's frozen models, which the response
+    model holds as they are), not a JSON dump of them validated again: the same response."""
     round_ = outcome.round
-    attempt = round_.attempts[-1].model_dump(
-        mode="json", exclude={"answer", "judged", "judge_error", "tail_coverage"}
-    )
+    last = round_.attempts[-1]
+    attempt = {name: getattr(last, name) for name in ATTEMPT_FIELDS}
     ended = round_.state != "open"
     return {
         "session_id": outcome.session_id,
