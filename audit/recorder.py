@@ -71,6 +71,22 @@ def _policy_json(policy: Policy) -> Row:
     return policy.model_dump(mode="json")
 
 
+_last_policy: tuple[Policy, str, Row] | None = None
+"""The policy of the last case row made, its id and JSON: most rounds share one policy object
+(`gate.policy.default_policy`), and hashing a pydantic model for the caches costs more."""
+
+
+def _policy_columns(policy: Policy) -> tuple[str, Row]:
+    """(policy_id(policy), _policy_json(policy)), for the same object as the last time at once."""
+    global _last_policy
+    last = _last_policy
+    if last is not None and last[0] is policy:
+        return last[1], last[2]
+    made = (policy, policy_id(policy), _policy_json(policy))
+    _last_policy = made
+    return made[1], made[2]
+
+
 HASH_PIECE = 2047
 """hashlib lets go of the interpreter's lock while it hashes 2,048 bytes or more at once; a
 server's writer thread then waits for its busy event loop to give it back (a switch interval,
@@ -296,6 +312,7 @@ def _case_row(
     manifest: Manifest,
     recorded_at: datetime,
 ) -> Row:
+    policy_key, policy_json = _policy_columns(round_.policy)
     return {
         "case_id": case_id,
         "recorded_at": recorded_at,
@@ -304,8 +321,8 @@ def _case_row(
         "session": session,
         "question": _masked(round_.question),
         "as_of": date.fromisoformat(round_.as_of),
-        "policy": _policy_json(round_.policy),
-        "policy_id": policy_id(round_.policy),
+        "policy": policy_json,
+        "policy_id": policy_key,
         "statute_source": _clip(manifest.source, 1000) or "",
         "statute_snapshot": _clip(manifest.snapshot, 200) or "",
         "max_attempts": round_.max_attempts,

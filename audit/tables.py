@@ -29,6 +29,11 @@ from legaldb.orm import Base
 Record = TypeVar("Record")
 
 
+SHARED_VALUE = "lexgate_shared_value"
+"""A JSON column's info key: its rows share one value object, never changed once made, so its
+text is made once for a run of rows holding that object (`insert_all`)."""
+
+
 class UtcDateTime(sa.TypeDecorator[datetime]):
     """A timezone-aware datetime kept in UTC on both backends (SQLite stores no offset).
 
@@ -69,7 +74,8 @@ class AuditCase(Base):
     session: Mapped[str] = mapped_column(sa.String(80), index=True)  # pseudonym
     question: Mapped[str | None] = mapped_column(sa.Text)  # PII masked
     as_of: Mapped[date]
-    policy: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    # The same dict object for every case under one policy (audit.recorder), never changed.
+    policy: Mapped[dict[str, Any]] = mapped_column(sa.JSON, info={SHARED_VALUE: True})
     policy_id: Mapped[str] = mapped_column(sa.String(16))  # sha256 of the policy's JSON
     statute_source: Mapped[str] = mapped_column(sa.String(1000))
     statute_snapshot: Mapped[str] = mapped_column(sa.String(200))
@@ -293,6 +299,22 @@ json_text = _json_encoder() or json.dumps
 """The text `json.dumps(value)` makes: what SQLAlchemy stores for a JSON column on SQLite."""
 
 
+def _last_text(encode: Callable[[Any], str]) -> Callable[[Any], str]:
+    """encode, whose text of the last object is given again for that very object (`is`): for
+    a column whose rows share one value object that nobody changes (SHARED_VALUE)."""
+    last: list[tuple[object, str]] = [(object(), "")]  # (the object, its text), swapped whole
+
+    def text(value: Any) -> str:
+        seen, made = last[0]
+        if value is seen:
+            return made
+        made = encode(value)
+        last[0] = (value, made)
+        return made
+
+    return text
+
+
 def _processor(column: sa.Column[Any], dialect: sa.Dialect) -> Callable[[Any], Any] | None:
     """What SQLAlchemy does to a value bound to column; for JSON without a serializer of the
     engine's own, `json_text` (the same text, for every value but SQLAlchemy's JSON.NULL and
@@ -306,7 +328,7 @@ def _processor(column: sa.Column[Any], dialect: sa.Dialect) -> Callable[[Any], A
         and not kind.none_as_null
         and getattr(dialect, "_json_serializer", None) is None
     ):
-        return json_text
+        return _last_text(json_text) if column.info.get(SHARED_VALUE) else json_text
     processor = kind._cached_bind_processor(dialect)
     if processor is not None and isinstance(kind, sa.TypeDecorator | sa.Date | sa.DateTime):
         # The rows of a write share their times and dates: each converted once (a value

@@ -28,7 +28,7 @@ from gate.models import (
     Signal,
     Turn,
 )
-from gate.policy import Policy
+from gate.policy import Policy, default_policy
 from gate.provisions import (
     STATUS_RANK,
     ProvisionKey,
@@ -60,7 +60,7 @@ def rate_counts(
     occurrences) is counted in `content_unsupported`: it is not verifiable. keys: each
     verdict's `provision_key`, when the caller has them already.
     """
-    partly = (policy or Policy()).partly
+    partly = (policy or default_policy()).partly
     tiers: dict[ProvisionKey, Status] = {}
     content_fails: set[ProvisionKey] = set()
     if keys is None:
@@ -207,7 +207,7 @@ def assess(
     """The decision on an answer already checked by the verifier (no I/O but the repository's
     in-memory index, consulted only when given); the judge's standing judgements, if any,
     count as failures beside the verifier's (gate.judge)."""
-    policy = policy or Policy()
+    policy = policy or default_policy()
     judged = judgements.judged
     verdicts = check.verdicts
     keys = [provision_key(verdict) for verdict in verdicts]

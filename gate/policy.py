@@ -131,4 +131,11 @@ def _decimal_fraction(rate: float) -> tuple[int, int]:
     return exact.numerator, exact.denominator
 
 
-__all__ = ["DEFAULT_CONCLUSION_PATTERNS", "Delivery", "Policy"]
+@lru_cache(maxsize=1)
+def default_policy() -> Policy:
+    """`Policy()`, made once: a frozen model of immutable values (its validation, the
+    patterns' compile check included, costs more than the decision it is asked about)."""
+    return Policy()
+
+
+__all__ = ["DEFAULT_CONCLUSION_PATTERNS", "Delivery", "Policy", "default_policy"]

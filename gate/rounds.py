@@ -25,7 +25,7 @@ from gate.models import (
     RoundRecord,
     RoundState,
 )
-from gate.policy import Policy
+from gate.policy import Policy, default_policy
 from gate.regenerator import Regenerator
 from legaldb.repository import StatuteRepository
 
@@ -42,7 +42,7 @@ def open_round(
     premise_facts: tuple[Fact, ...] = (),
 ) -> RoundRecord:
     """A round with no attempt yet; max_attempts defaults to the policy's."""
-    policy = policy or Policy()
+    policy = policy or default_policy()
     return RoundRecord(
         session_id=session_id,
         question=question,

@@ -178,3 +178,20 @@ def test_every_audit_privacy_setting_is_documented() -> None:
     assert all(name in Settings.model_fields for name in names)
     missing = [n for n in names if f"| `LEXGATE_{n.upper()}` |" not in documented]
     assert missing == []
+
+
+@given(
+    st.binary(min_size=16, max_size=200),
+    st.sampled_from(list(PseudonymKind)),
+    st.text(min_size=1, max_size=80),
+)
+def test_the_keyed_states_give_the_one_shot_hmac(
+    secret: bytes, kind: PseudonymKind, raw_id: str
+) -> None:
+    """The HMAC made from the two keyed states copied is the standard one-shot HMAC-SHA256
+    for any secret, shorter or longer than a block (64 bytes: hashed first), any id."""
+    message = b"lexgate-pseudonym-v1\x00" + kind.value.encode() + b"\x00" + raw_id.encode()
+    expected = hmac.digest(secret, message, "sha256").hex()[:32]
+    assert (
+        Pseudonymizer(secret, "k1").pseudonym(kind.value, raw_id) == f"{kind.value}_k1_{expected}"
+    )

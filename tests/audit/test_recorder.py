@@ -491,3 +491,27 @@ def test_answer_sha256_is_the_sha256_of_the_utf8(text: str, pieces: int) -> None
     """answer_sha256 (hashed in pieces) is hashlib's sha256 of the whole UTF-8 text."""
     answer = text + "中" * (HASH_PIECE * pieces // 3) + text
     assert answer_sha256(answer) == hashlib.sha256(answer.encode("utf-8")).hexdigest()
+
+
+@pytest.mark.parametrize(
+    "policies",
+    [
+        ["default", "default", "default"],
+        ["default", "strict", "default", "strict"],
+        ["fresh", "default", "fresh", "fresh"],
+    ],
+)
+def test_a_case_rows_policy_columns_are_its_own(policies: list[str]) -> None:
+    """The policy id and JSON of a case row, whichever policy object came before: the same
+    as computed afresh (fails when the last object's columns are given to another)."""
+    from audit.recorder import _policy_columns, canonical_json
+    from gate.policy import Policy, default_policy
+
+    made = {"default": default_policy, "strict": lambda: Policy(strict=True), "fresh": Policy}
+    for name in policies:
+        policy = made[name]()
+        dumped = policy.model_dump(mode="json")
+        expected = hashlib.sha256(canonical_json(dumped).encode()).hexdigest()[:16]
+        assert _policy_columns(policy) == (expected, dumped)
+    assert default_policy() is default_policy()
+    assert default_policy() == Policy()

@@ -178,3 +178,18 @@ def test_insert_all_writes_more_rows_than_one_statement_holds(audit_engine: Engi
     with audit_engine.connect() as connection:
         count = connection.execute(sa.select(sa.func.count()).select_from(CASE_TABLE)).scalar()
     assert count == 1203
+
+
+@given(st.lists(JSON_VALUES, min_size=1, max_size=4), st.lists(st.integers(0, 3), max_size=30))
+def test_a_shared_columns_text_is_its_values_own(pool: list[Any], picks: list[int]) -> None:
+    """The policy column's processor (its rows share one value object) gives json.dumps's text
+    of every value in any order of the pool's objects and their equal copies (fails when the
+    last object's text is given to another)."""
+    from audit.tables import CASE_TABLE, _processor
+
+    text = _processor(CASE_TABLE.c.policy, sa.create_engine("sqlite://").dialect)
+    assert text is not None
+    for pick in picks:
+        value = pool[pick % len(pool)]
+        for each in (value, json.loads(json.dumps(value))):
+            assert text(each) == json.dumps(each)
