@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from audit.errors import AuditWriteError, CaseMismatchError, CaseMovedOnError, TraceError
-from audit.ids import random_uuid
+from audit.ids import random_hex
 from audit.mapping_store import PseudonymStore
 from audit.masking import mask_pii, may_hold_pii
 from audit.models import (
@@ -599,7 +599,7 @@ def prepare_records(
             continuing.append((recording, session, subject, at))
             case_ids.append(recording.case_id)
             continue
-        case_id = random_uuid().hex
+        case_id = random_hex()
         manifest = manifest or repo.manifest()
         batch.cases.append(_case_row(case_id, round_, subject, session, manifest, at))
         batch.add_attempts(case_id, round_, round_.attempts, at)

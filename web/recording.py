@@ -28,7 +28,7 @@ from sqlalchemy.engine import Engine
 
 from audit import Pseudonymizer
 from audit.errors import AuditError, CaseMismatchError, CaseMovedOnError
-from audit.ids import random_uuid
+from audit.ids import random_hex
 from audit.mapping_store import DatabaseMappingStore, MappingStore, PseudonymStore
 from audit.models import PseudonymKind, Recording
 from audit.recorder import prepare_records, write_records
@@ -140,7 +140,7 @@ class GateOutcome:
 
 def new_session_id() -> str:
     """A session id for a caller that gave none (random: nothing about the caller in it)."""
-    return f"web-{random_uuid().hex}"
+    return f"web-{random_hex()}"
 
 
 def _continues(found: OpenRound | None, request: GateRequestData) -> bool:
