@@ -1,6 +1,7 @@
-"""The build's one step beyond pyproject.toml: `Lookups.lookup` (legaldb/_lookup_path.c) and
-the quote index's postings walk (verifier/_quote_postings.c) compiled. Optional: where they
-cannot be built, the package is the same and Python answers (legaldb.index, verifier.quotes)."""
+"""The build's one step beyond pyproject.toml: `Lookups.lookup` (legaldb/_lookup_path.c), the
+quote index's postings walk (verifier/_quote_postings.c) and the extractor's sentence bounds
+(extractor/_sentence_bounds.c) compiled. Optional: where they cannot be built, the package is
+the same and Python answers (legaldb.index, verifier.quotes, extractor.quotes)."""
 
 from setuptools import Extension, setup
 
@@ -8,5 +9,6 @@ setup(
     ext_modules=[
         Extension("legaldb._lookup_path", ["legaldb/_lookup_path.c"], optional=True),
         Extension("verifier._quote_postings", ["verifier/_quote_postings.c"], optional=True),
+        Extension("extractor._sentence_bounds", ["extractor/_sentence_bounds.c"], optional=True),
     ]
 )

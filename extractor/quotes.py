@@ -9,6 +9,7 @@ the next citation starts (the labelling conventions of ../shared/eval/README.md)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from extractor.models import Quote, Span, new_span
 from textnorm.kept import kept_pattern
@@ -84,10 +85,10 @@ _LIST_LINE_RE = kept_pattern(
 # What a numbered line can start with besides a decimal digit (\d: str.isdecimal).
 _LIST_LINE_FIRST = " \t\u3000\xa0（(一二三四五六七八九十"
 _TRAILING = " \t\u3000\xa0\n。；;，,"
-_CLAIM_BODY_RE = kept_pattern("[^。！？；!?;\n]*")
+_CLAIM_BODY_RE = kept_pattern("[^。！？；!?;\n]*+")
 MAX_CLAIM_SIDE = 400  # characters: a claim is one sentence, not a page
 # A claim's right side: its body (at most MAX_CLAIM_SIDE characters) and the 。！？ ending it.
-_CLAIM_TO_END_RE = kept_pattern(f"[^。！？；!?;\n]{{0,{MAX_CLAIM_SIDE}}}[。！？!?]?")
+_CLAIM_TO_END_RE = kept_pattern(f"[^。！？；!?;\n]{{0,{MAX_CLAIM_SIDE}}}+[。！？!?]?+")
 
 
 def _opens_list(text: str, at: int) -> bool:
@@ -129,11 +130,8 @@ def _closing(text: str, open_at: int, limit: int) -> int | None:
     return None
 
 
-def find_quote(
-    text: str, backwards: str, after: int, limit: int, cited_at: int | None = None
-) -> Quote | None:
-    """The content an answer gives for the citation ending at `after`, not past `limit`;
-    `backwards` is the text reversed (`text[::-1]`, made once per answer).
+def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -> Quote | None:
+    """The content an answer gives for the citation ending at `after`, not past `limit`.
 
     `cited_at` is where the citation (with its law) starts: after 按照/依照 a "，" opens the
     answer's instruction, not the article's text. After "，" a recitation is one sentence
@@ -200,10 +198,9 @@ def find_quote(
         end = comment.start() + (1 if text[comment.start()] in _SENTENCE_ENDS else 0)
     elif end == limit:
         # The next citation starts here: the recitation ends with the sentence before it.
-        size = len(text)
-        body = _CLAIM_BODY_RE.match(backwards, size - end, size - start)
-        if body and body.end() < size - start:
-            end -= body.end() - (size - end)
+        sentence = _sentence_start(text, start, end)
+        if sentence > start:
+            end = sentence
     while end > start and text[end - 1] in _TRAILING:
         end -= 1
     if end - start < 2:
@@ -230,20 +227,45 @@ def _continues_as_list(text: str, start: int, comment: re.Match[str], in_list: b
     )
 
 
-def find_claim(text: str, backwards: str, start: int, end: int) -> Span:
+def find_claim(text: str, start: int, end: int) -> Span:
     """The sentence around [start, end): split on 。！？； and line breaks (at most
-    `MAX_CLAIM_SIDE` characters each side, so a text without any stays linear); `backwards`
-    is the text reversed, where the sentence's start is looked for with an anchored match
-    (no slice to reverse per claim)."""
-    size = len(text)
-    reversed_start = size - start
-    # Both patterns match the empty string: a match is always found.
-    before = _CLAIM_BODY_RE.match(backwards, reversed_start, reversed_start + MAX_CLAIM_SIDE)
-    left = size - before.end()  # type: ignore[union-attr]
+    `MAX_CLAIM_SIDE` characters each side, so a text without any stays linear)."""
+    left, right = _claim_bounds(text, start, end)
+    return new_span(Span, text[left:right], left, right)
+
+
+def _python_sentence_start(text: str, floor: int, end: int) -> int:
+    """The position after the last sentence end (。！？；!?; or a line break) of
+    text[floor:end], or `floor`: the window looked at backwards, with an anchored match."""
+    body = _CLAIM_BODY_RE.match(text[floor:end][::-1])
+    return end - body.end()  # type: ignore[union-attr]  # the pattern matches ""
+
+
+def _python_claim_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """(left, right) of the claim around text[start:end]: back to the last sentence end before
+    `start`, on to the first one at or after `end` (its 。！？ kept), at most `MAX_CLAIM_SIDE`
+    characters each side, the spacing after the left end left out."""
+    left = _python_sentence_start(
+        text, start - MAX_CLAIM_SIDE if start > MAX_CLAIM_SIDE else 0, start
+    )
     # Up to the first 。！？； or line break (。！？ kept) within MAX_CLAIM_SIDE characters, or
     # the character right after them if it is 。！？: one anchored match.
     after = _CLAIM_TO_END_RE.match(text, end, end + MAX_CLAIM_SIDE + 1)
-    right = after.end()  # type: ignore[union-attr]
+    right = after.end()  # type: ignore[union-attr]  # the pattern matches ""
     while left < right and text[left] in " \t\u3000\xa0":
         left += 1
-    return new_span(Span, text[left:right], left, right)
+    return left, right
+
+
+try:  # the bounds compiled (extractor/_sentence_bounds.c, built by setup.py where it can be)
+    from extractor import _sentence_bounds
+except ImportError:  # pragma: no cover - a build without a C compiler: the patterns
+    _sentence_bounds = None  # type: ignore[assignment]
+
+# The compiled bounds test the same characters over the same windows: the same positions.
+_sentence_start: Callable[[str, int, int], int] = (
+    _python_sentence_start if _sentence_bounds is None else _sentence_bounds.sentence_start
+)
+_claim_bounds: Callable[[str, int, int], tuple[int, int]] = (
+    _python_claim_bounds if _sentence_bounds is None else _sentence_bounds.claim_bounds
+)
