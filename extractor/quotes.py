@@ -201,11 +201,10 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
         sentence = _sentence_start(text, start, end)
         if sentence > start:
             end = sentence
-    while end > start and text[end - 1] in _TRAILING:
-        end -= 1
-    if end - start < 2:
+    content = text[start:end].rstrip(_TRAILING)  # the marks and spacing at its end left out
+    if len(content) < 2:
         return None
-    return new_span(Quote, text[start:end], start, end)
+    return new_span(Quote, content, start, start + len(content))
 
 
 def _first_sentence_end(text: str, start: int, end: int) -> int | None:
