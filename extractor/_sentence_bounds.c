@@ -135,6 +135,113 @@ claim_bounds(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return Py_BuildValue("(nn)", left, right);
 }
 
+/* Whether text[at:] starts with `word` (a 0-ended string of code points). */
+static int
+starts_with(int kind, const void *data, Py_ssize_t size, Py_ssize_t at, const Py_UCS4 *word)
+{
+    for (; *word; word++, at++) {
+        if (at >= size || PyUnicode_READ(kind, data, at) != *word) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The length of the first of `words` (NULL-ended, in the pattern's order) text[at:] starts
+ * with, or 0. */
+static Py_ssize_t
+first_word(int kind, const void *data, Py_ssize_t size, Py_ssize_t at, const Py_UCS4 *const *words)
+{
+    for (; *words; words++) {
+        if (starts_with(kind, data, size, at, *words)) {
+            Py_ssize_t length = 0;
+            while ((*words)[length]) {
+                length++;
+            }
+            return length;
+        }
+    }
+    return 0;
+}
+
+/* The character at `at` if it is one of `chars` (a 0-ended string), else 0. */
+static Py_UCS4
+one_of(int kind, const void *data, Py_ssize_t size, Py_ssize_t at, const Py_UCS4 *chars)
+{
+    if (at >= size) {
+        return 0;
+    }
+    Py_UCS4 c = PyUnicode_READ(kind, data, at);
+    for (; *chars; chars++) {
+        if (*chars == c) {
+            return c;
+        }
+    }
+    return 0;
+}
+
+/* quotes._LEAD_RE's parts, in its order. */
+static const Py_UCS4 *const RELATED[] = {(const Py_UCS4 *)U"相关", (const Py_UCS4 *)U"有关", NULL};
+static const Py_UCS4 *const MANNER[] = {
+    (const Py_UCS4 *)U"明确", (const Py_UCS4 *)U"具体", (const Py_UCS4 *)U"中",
+    (const Py_UCS4 *)U"里", NULL,
+};
+static const Py_UCS4 *const VERBS[] = {
+    (const Py_UCS4 *)U"规定如下", (const Py_UCS4 *)U"规定了", (const Py_UCS4 *)U"规定",
+    (const Py_UCS4 *)U"指出", (const Py_UCS4 *)U"提到", (const Py_UCS4 *)U"载明",
+    (const Py_UCS4 *)U"写道", (const Py_UCS4 *)U"明确", (const Py_UCS4 *)U"表述为",
+    (const Py_UCS4 *)U"内容为", (const Py_UCS4 *)U"内容如下", (const Py_UCS4 *)U"如下", NULL,
+};
+
+/* lead(text, after): (end, verb, mark) of the lead-in at `after` (quotes._python_lead). */
+static PyObject *
+lead(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "lead() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *bounds[3] = {args[0], args[1], args[1]};
+    PyObject *text;
+    Py_ssize_t at, unused;
+    if (read_args(bounds, 3, "lead", &text, &at, &unused) < 0) {
+        return NULL;
+    }
+    Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    const Py_UCS4 *spacing_or_close = (const Py_UCS4 *)U" \t\u3000\u00a0】]";
+    const Py_UCS4 *spaces = (const Py_UCS4 *)U" \t\u3000\u00a0";
+    const Py_UCS4 *spaces_or_break = (const Py_UCS4 *)U" \t\u3000\u00a0\n";
+    while (one_of(kind, data, size, at, spacing_or_close)) {
+        at++;
+    }
+    at += one_of(kind, data, size, at, (const Py_UCS4 *)U"的之") != 0;
+    at += first_word(kind, data, size, at, RELATED);
+    at += one_of(kind, data, size, at, (const Py_UCS4 *)U"也还亦均都") != 0;
+    at += first_word(kind, data, size, at, MANNER);
+    Py_ssize_t verb = first_word(kind, data, size, at, VERBS);
+    at += verb;
+    while (one_of(kind, data, size, at, spaces)) {
+        at++;
+    }
+    Py_UCS4 mark = one_of(kind, data, size, at, (const Py_UCS4 *)U"：:，,");
+    at += mark != 0;
+    while (one_of(kind, data, size, at, spaces_or_break)) {
+        at++;
+    }
+    if (at > 0 && one_of(kind, data, size, at - 1, (const Py_UCS4 *)U"，,")
+        && starts_with(kind, data, size, at, (const Py_UCS4 *)U"规定")) {
+        at += 2;
+        at += one_of(kind, data, size, at, (const Py_UCS4 *)U"了") != 0;
+    }
+    PyObject *marked = mark ? PyUnicode_FromOrdinal(mark) : PyUnicode_New(0, 0);
+    if (marked == NULL) {
+        return NULL;
+    }
+    return Py_BuildValue("(nON)", at, verb ? Py_True : Py_False, marked);
+}
+
 static PyMethodDef sentence_bounds_methods[] = {
     {"sentence_start", (PyCFunction)(void (*)(void))sentence_start, METH_FASTCALL,
      PyDoc_STR("sentence_start(text, floor, end): the position after the last sentence end "
@@ -144,6 +251,10 @@ static PyMethodDef sentence_bounds_methods[] = {
      PyDoc_STR("claim_bounds(text, start, end): (left, right) of the sentence around "
                "text[start:end], at most MAX_CLAIM_SIDE characters each side "
                "(quotes._python_claim_bounds compiled).")},
+    {"lead", (PyCFunction)(void (*)(void))lead, METH_FASTCALL,
+     PyDoc_STR("lead(text, after): (end, verb, mark) of the lead-in before a quote at "
+               "`after`: where it ends, whether it holds a verb (规定, 指出 …) and its mark "
+               "(：:，, or \"\") (quotes._python_lead compiled).")},
     {NULL, NULL, 0, NULL},
 };
 

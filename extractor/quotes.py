@@ -137,13 +137,9 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
     answer's instruction, not the article's text. After "，" a recitation is one sentence
     unless it lists items or holds a colon (…下列情形之一的：(一)…).
     """
-    lead = _LEAD_RE.match(text, after)
-    if lead is None:  # pragma: no cover - the pattern matches the empty string
-        return None
-    start = lead.end()
+    start, verb, mark = _lead(text, after)
     if start >= limit or start >= len(text):
         return None
-    verb, mark = lead.groups()  # the pattern's two groups
     first = text[start]
     if first in _OPEN_QUOTES and (mark or verb or start == after):
         close = _closing(text, start, len(text))
@@ -233,6 +229,14 @@ def find_claim(text: str, start: int, end: int) -> Span:
     return new_span(Span, text[left:right], left, right)
 
 
+def _python_lead(text: str, after: int) -> tuple[int, bool, str]:
+    """(end, verb, mark) of the lead-in at `after` (_LEAD_RE): where it ends, whether it holds
+    a verb (规定, 指出 …), its mark (：:，, or "")."""
+    lead = _LEAD_RE.match(text, after)
+    verb, mark = lead.groups()  # type: ignore[union-attr]  # the pattern matches ""
+    return lead.end(), verb is not None, mark  # type: ignore[union-attr]
+
+
 def _python_sentence_start(text: str, floor: int, end: int) -> int:
     """The position after the last sentence end (。！？；!?; or a line break) of
     text[floor:end], or `floor`: the window looked at backwards, with an anchored match."""
@@ -264,6 +268,9 @@ except ImportError:  # pragma: no cover - a build without a C compiler: the patt
 # The compiled bounds test the same characters over the same windows: the same positions.
 _sentence_start: Callable[[str, int, int], int] = (
     _python_sentence_start if _sentence_bounds is None else _sentence_bounds.sentence_start
+)
+_lead: Callable[[str, int], tuple[int, bool, str]] = (
+    _python_lead if _sentence_bounds is None else _sentence_bounds.lead
 )
 _claim_bounds: Callable[[str, int, int], tuple[int, int]] = (
     _python_claim_bounds if _sentence_bounds is None else _sentence_bounds.claim_bounds

@@ -1,5 +1,5 @@
-"""The compiled sentence bounds (extractor/_sentence_bounds.c) give what the patterns give, and
-the patterns give what main's looking back in the reversed answer gave."""
+"""The compiled sentence bounds and lead-in (extractor/_sentence_bounds.c) give what the patterns
+give, and the patterns give what main's looking back in the reversed answer gave."""
 
 from __future__ import annotations
 
@@ -71,6 +71,40 @@ def test_compiled_bounds_are_the_patterns(text: str, data: st.DataObject) -> Non
     )
 
 
+# The lead-in's pieces (quotes._LEAD_RE), pieces of them, and what may follow.
+_LEAD_PIECES = [
+    *(" ", "\t", "\u3000", "\xa0", "】", "]", "的", "之", "相关", "有关", "相", "也", "还", "亦"),
+    *("均", "都", "明确", "具体", "中", "里", "规定如下", "规定了", "规定", "规", "指出", "提到"),
+    *("载明", "写道", "表述为", "内容为", "内容如下", "内容", "如下", "如", "了", "：", ":", "，"),
+    *(",", "\n", "“", "。", "x", "第五条"),
+]
+_lead_texts = st.lists(st.sampled_from(_LEAD_PIECES), max_size=14).map("".join)
+
+
+@needs_compiled
+@given(_lead_texts, st.data())
+def test_compiled_lead_is_the_pattern(text: str, data: st.DataObject) -> None:
+    assert compiled is not None
+    after = data.draw(st.integers(0, len(text)))
+    assert compiled.lead(text, after) == quotes._python_lead(text, after)
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    ("text", "lead"),
+    [
+        ("第三条规定：“劳动者", (6, True, "：")),
+        ("第三条的相关规定如下：\n1. ", (12, True, "：")),
+        ("第三条，规定了劳动者", (7, False, "，")),
+        ("第三条 经济补偿", (4, False, "")),
+        ("第三条】明确指出，", (9, True, "，")),
+    ],
+)
+def test_leads_of_real_forms(text: str, lead: tuple[int, bool, str]) -> None:
+    assert compiled is not None
+    assert compiled.lead(text, 3) == lead == quotes._python_lead(text, 3)
+
+
 @needs_compiled
 @pytest.mark.parametrize(
     ("text", "cited", "claim"),
@@ -139,6 +173,7 @@ def test_without_the_module_the_patterns_find_the_same(monkeypatch: pytest.Monke
     plain = _quotes_without_compiled_bounds(monkeypatch)
     assert plain._sentence_bounds is None
     assert plain._claim_bounds is plain._python_claim_bounds
+    assert plain._lead is plain._python_lead
     assert plain._sentence_start is plain._python_sentence_start
     monkeypatch.setattr("extractor.context.find_claim", plain.find_claim)
     monkeypatch.setattr("extractor.context.find_quote", plain.find_quote)
