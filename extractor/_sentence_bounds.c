@@ -242,6 +242,137 @@ lead(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return Py_BuildValue("(nON)", at, verb ? Py_True : Py_False, marked);
 }
 
+/* Whether text[at:stop] starts with one of `words` (a tuple of str). */
+static int
+starts_with_any(PyObject *text, int kind, const void *data, Py_ssize_t at, Py_ssize_t stop,
+                PyObject *words)
+{
+    Py_ssize_t count = PyTuple_GET_SIZE(words);
+    for (Py_ssize_t w = 0; w < count; w++) {
+        PyObject *word = PyTuple_GET_ITEM(words, w);
+        Py_ssize_t length = PyUnicode_GET_LENGTH(word);
+        if (at + length > stop) {
+            continue;
+        }
+        int word_kind = PyUnicode_KIND(word);
+        const void *word_data = PyUnicode_DATA(word);
+        Py_ssize_t i = 0;
+        while (i < length
+               && PyUnicode_READ(kind, data, at + i) == PyUnicode_READ(word_kind, word_data, i)) {
+            i++;
+        }
+        if (i == length) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline int
+ascii_letter(Py_UCS4 c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* comment(text, start, end, words, comma_words, prompt_words): (start, end) of the first
+ * place in text[start:end] where the answer turns to its own comment, or None
+ * (quotes._python_comment: quotes._COMMENT_RE's first match, branch by branch). */
+static PyObject *
+comment(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "comment() takes 6 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *words = args[3], *comma_words = args[4], *prompt_words = args[5];
+    PyObject *lists[3] = {words, comma_words, prompt_words};
+    for (int l = 0; l < 3; l++) {
+        if (!PyTuple_Check(lists[l])) {
+            PyErr_SetString(PyExc_TypeError, "comment(): the words must be tuples of str");
+            return NULL;
+        }
+        for (Py_ssize_t w = 0; w < PyTuple_GET_SIZE(lists[l]); w++) {
+            PyObject *word = PyTuple_GET_ITEM(lists[l], w);
+            if (!PyUnicode_Check(word) || PyUnicode_READY(word) < 0) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_TypeError, "comment(): the words must be tuples of str");
+                }
+                return NULL;
+            }
+        }
+    }
+    PyObject *text;
+    Py_ssize_t start, end;
+    if (read_args(args, 3, "comment", &text, &start, &end) < 0) {
+        return NULL;
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    for (Py_ssize_t at = start; at < end; at++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, at);
+        Py_ssize_t next = at + 1;
+        switch (c) {
+        case 0x3002: case 0xFF01: case 0xFF1F: case '!': case '?': case 0xFF1B: case ';':
+            /* a sentence end, spacing, a comment word */
+            while (next < end && spacing(PyUnicode_READ(kind, data, next))) {
+                next++;
+            }
+            if (starts_with_any(text, kind, data, next, end, words)) {
+                return Py_BuildValue("(nn)", at, next);
+            }
+            break;
+        case 0xFF0C: case ',':
+            /* a comma right before 因此, 所以 … */
+            if (starts_with_any(text, kind, data, next, end, comma_words)) {
+                return Py_BuildValue("(nn)", at, next);
+            }
+            break;
+        case '\n':
+            /* a blank line, or a prompt the model echoes */
+            while (next < end && spacing(PyUnicode_READ(kind, data, next))) {
+                next++;
+            }
+            if (next < end && PyUnicode_READ(kind, data, next) == '\n') {
+                return Py_BuildValue("(nn)", at, next + 1);
+            }
+            if (starts_with_any(text, kind, data, next, end, prompt_words)) {
+                return Py_BuildValue("(nn)", at, next);
+            }
+            break;
+        case '<':
+            /* <eoa> or an HTML tag */
+            if (next + 4 <= end && PyUnicode_READ(kind, data, next) == 'e'
+                && PyUnicode_READ(kind, data, next + 1) == 'o'
+                && PyUnicode_READ(kind, data, next + 2) == 'a'
+                && PyUnicode_READ(kind, data, next + 3) == '>') {
+                return Py_BuildValue("(nn)", at, next + 4);
+            }
+            if (next < end && PyUnicode_READ(kind, data, next) == '/' && next + 1 < end
+                && ascii_letter(PyUnicode_READ(kind, data, next + 1))) {
+                next++;
+            }
+            if (next < end && ascii_letter(PyUnicode_READ(kind, data, next))) {
+                Py_ssize_t close = next + 1;
+                Py_ssize_t most = close + 30 < end ? close + 30 : end;
+                while (close < most) {
+                    Py_UCS4 d = PyUnicode_READ(kind, data, close);
+                    if (d == '<' || d == '>' || d == '\n') {
+                        break;
+                    }
+                    close++;
+                }
+                if (close < end && PyUnicode_READ(kind, data, close) == '>') {
+                    return Py_BuildValue("(nn)", at, close + 1);
+                }
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef sentence_bounds_methods[] = {
     {"sentence_start", (PyCFunction)(void (*)(void))sentence_start, METH_FASTCALL,
      PyDoc_STR("sentence_start(text, floor, end): the position after the last sentence end "
@@ -255,6 +386,10 @@ static PyMethodDef sentence_bounds_methods[] = {
      PyDoc_STR("lead(text, after): (end, verb, mark) of the lead-in before a quote at "
                "`after`: where it ends, whether it holds a verb (规定, 指出 …) and its mark "
                "(：:，, or \"\") (quotes._python_lead compiled).")},
+    {"comment", (PyCFunction)(void (*)(void))comment, METH_FASTCALL,
+     PyDoc_STR("comment(text, start, end, words, comma_words, prompt_words): (start, end) of "
+               "the first place in text[start:end] where the answer turns to its own comment, "
+               "or None (quotes._python_comment compiled).")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -8,7 +8,6 @@ the next citation starts (the labelling conventions of ../shared/eval/README.md)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from extractor.models import Quote, Span, new_span
@@ -66,13 +65,15 @@ _COMMENT_WORDS = (
     "需要注意|请注意|值得注意|具体来说|所以说|"
     "回答|答：|法律依据|相关法条|参考法条"
 )
-_PROMPT_WORDS = "请你回答|请回答|场景[:：]"
+_PROMPT_WORDS = "请你回答|请回答|场景:|场景："
+# After a comma, only these turn to a comment (in _COMMENT_WORDS too).
+_COMMA_WORDS = "因此|所以|因而|综上"
 _COMMENT_NEXT = "".join(
     sorted({word[0] for word in f"{_COMMENT_WORDS}|{_PROMPT_WORDS}".split("|")})
 )
 _COMMENT_RE = kept_pattern(
     rf"[。！？!?；;，,\n<](?=[ \t\u3000\xa0\n{_COMMENT_NEXT}e/a-zA-Z])"
-    rf"(?:(?:(?<=[。！？!?；;])|(?<=[，,])(?=因此|所以|因而|综上))[ \t\u3000\xa0]*(?={_COMMENT_WORDS})"
+    rf"(?:(?:(?<=[。！？!?；;])|(?<=[，,])(?={_COMMA_WORDS}))[ \t\u3000\xa0]*(?={_COMMENT_WORDS})"
     r"|(?<=\n)[ \t\u3000\xa0]*\n|(?<=<)eoa>|(?<=<)/?[a-zA-Z][^<>\n]{0,30}>"
     # a one-shot prompt the model echoes after its answer
     rf"|(?<=\n)[ \t\u3000\xa0]*(?={_PROMPT_WORDS}))"
@@ -179,7 +180,7 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
     # first: a comment starting after that end cannot move it, so none is looked for there.
     sentence_end = _first_sentence_end(text, start, end) if comma else None
     search_end = end if sentence_end is None else min(end, sentence_end + _COMMENT_REACH)
-    comment = _COMMENT_RE.search(text, start, search_end)
+    comment = _comment(text, start, search_end, *_COMMENT_WORD_LISTS)
     in_list = (
         first != ""
         and (first in _LIST_LINE_FIRST or first.isdecimal())
@@ -187,11 +188,11 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
     )
     while comment and _continues_as_list(text, start, comment, in_list):
         in_list = True
-        comment = _COMMENT_RE.search(text, comment.end(), search_end)
+        comment = _comment(text, comment[1], search_end, *_COMMENT_WORD_LISTS)
     if sentence_end is not None:
-        end = comment.start() if comment and comment.start() < sentence_end else sentence_end + 1
+        end = comment[0] if comment and comment[0] < sentence_end else sentence_end + 1
     elif comment:
-        end = comment.start() + (1 if text[comment.start()] in _SENTENCE_ENDS else 0)
+        end = comment[0] + (1 if text[comment[0]] in _SENTENCE_ENDS else 0)
     elif end == limit:
         # The next citation starts here: the recitation ends with the sentence before it.
         sentence = _sentence_start(text, start, end)
@@ -212,13 +213,13 @@ def _first_sentence_end(text: str, start: int, end: int) -> int | None:
     return None
 
 
-def _continues_as_list(text: str, start: int, comment: re.Match[str], in_list: bool) -> bool:
+def _continues_as_list(text: str, start: int, comment: tuple[int, int], in_list: bool) -> bool:
     """A blank line before an item of a numbered list that a lead-in ending in a colon opened
     (or that is already running): no comment, the recitation goes on."""
     return (
-        comment.group().count("\n") >= 2
-        and _opens_list(text, comment.end())
-        and (in_list or text[start : comment.start()].rstrip(" \t\u3000\xa0").endswith(("：", ":")))
+        text.count("\n", *comment) >= 2
+        and _opens_list(text, comment[1])
+        and (in_list or text[start : comment[0]].rstrip(" \t\u3000\xa0").endswith(("：", ":")))
     )
 
 
@@ -227,6 +228,15 @@ def find_claim(text: str, start: int, end: int) -> Span:
     `MAX_CLAIM_SIDE` characters each side, so a text without any stays linear)."""
     left, right = _claim_bounds(text, start, end)
     return new_span(Span, text[left:right], left, right)
+
+
+def _python_comment(
+    text: str, start: int, end: int, *words: tuple[str, ...]
+) -> tuple[int, int] | None:
+    """(start, end) of _COMMENT_RE's first match in text[start:end], or None (the word lists,
+    which the compiled finder reads, are the pattern's own)."""
+    comment = _COMMENT_RE.search(text, start, end)
+    return None if comment is None else comment.span()
 
 
 def _python_lead(text: str, after: int) -> tuple[int, bool, str]:
@@ -268,6 +278,13 @@ except ImportError:  # pragma: no cover - a build without a C compiler: the patt
 # The compiled bounds test the same characters over the same windows: the same positions.
 _sentence_start: Callable[[str, int, int], int] = (
     _python_sentence_start if _sentence_bounds is None else _sentence_bounds.sentence_start
+)
+# The words the compiled comment finder looks for: _COMMENT_RE's, as lists.
+_COMMENT_WORD_LISTS = tuple(
+    tuple(words.split("|")) for words in (_COMMENT_WORDS, _COMMA_WORDS, _PROMPT_WORDS)
+)
+_comment: Callable[..., tuple[int, int] | None] = (
+    _python_comment if _sentence_bounds is None else _sentence_bounds.comment
 )
 _lead: Callable[[str, int], tuple[int, bool, str]] = (
     _python_lead if _sentence_bounds is None else _sentence_bounds.lead

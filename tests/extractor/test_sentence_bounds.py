@@ -1,5 +1,6 @@
-"""The compiled sentence bounds and lead-in (extractor/_sentence_bounds.c) give what the patterns
-give, and the patterns give what main's looking back in the reversed answer gave."""
+"""The compiled sentence bounds, lead-in and comment finder (extractor/_sentence_bounds.c) give
+what the patterns give, and the patterns give what main's looking back in the reversed answer
+gave."""
 
 from __future__ import annotations
 
@@ -89,6 +90,57 @@ def test_compiled_lead_is_the_pattern(text: str, data: st.DataObject) -> None:
     assert compiled.lead(text, after) == quotes._python_lead(text, after)
 
 
+# Where a comment may start, its words, tags and what stands next to them.
+_COMMENT_PIECES = [
+    *("。", "！", "？", "!", "?", "；", ";", "，", ",", "\n", " ", "\t", "\u3000", "\xa0", "<"),
+    *("eoa>", "<eo", "/", "a", "Z", "p>", "br/>", "xxxxx", ">", "因此", "所以", "综上", "因而"),
+    *("因", "根据上述", "答：", "请你回答", "请回答", "场景:", "场景：", "场景", "建议", "你可以"),
+    *("在本案中", "劳动", "法", "e", "1. "),
+]
+_comment_texts = st.lists(st.sampled_from(_COMMENT_PIECES), max_size=30).map("".join)
+
+
+def test_the_word_lists_are_the_patterns() -> None:
+    """The compiled finder reads the pattern's words as lists: the same words."""
+    words, comma_words, prompt_words = quotes._COMMENT_WORD_LISTS
+    assert "|".join(words) == quotes._COMMENT_WORDS
+    assert set(comma_words) <= set(words)
+    assert f"(?={'|'.join(comma_words)})" in quotes._COMMENT_RE.pattern
+    assert f"(?={'|'.join(prompt_words)})" in quotes._COMMENT_RE.pattern
+
+
+@needs_compiled
+@given(_comment_texts, st.data())
+def test_compiled_comment_is_the_pattern(text: str, data: st.DataObject) -> None:
+    assert compiled is not None
+    start, end = _bounds(data, text)
+    words = quotes._COMMENT_WORD_LISTS
+    assert compiled.comment(text, start, end, *words) == quotes._python_comment(
+        text, start, end, *words
+    )
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    ("text", "comment"),
+    [
+        ("劳动者享有平等就业的权利。 因此，公司", (12, 14)),
+        ("劳动者享有权利，因此公司", (7, 8)),
+        ("劳动者享有权利，因为公司", None),
+        ("劳动者享有权利\n  \n1. 公司", (7, 11)),
+        ("劳动者享有权利<eoa>", (7, 12)),
+        ("劳动者<br/>享有", (3, 8)),
+        ("劳动者 < b 享有", None),
+        ("劳动者享有权利\n请回答：", (7, 8)),
+    ],
+)
+def test_comments_of_real_forms(text: str, comment: tuple[int, int] | None) -> None:
+    assert compiled is not None
+    words = quotes._COMMENT_WORD_LISTS
+    assert compiled.comment(text, 0, len(text), *words) == comment
+    assert quotes._python_comment(text, 0, len(text), *words) == comment
+
+
 @needs_compiled
 @pytest.mark.parametrize(
     ("text", "lead"),
@@ -174,6 +226,7 @@ def test_without_the_module_the_patterns_find_the_same(monkeypatch: pytest.Monke
     assert plain._sentence_bounds is None
     assert plain._claim_bounds is plain._python_claim_bounds
     assert plain._lead is plain._python_lead
+    assert plain._comment is plain._python_comment
     assert plain._sentence_start is plain._python_sentence_start
     monkeypatch.setattr("extractor.context.find_claim", plain.find_claim)
     monkeypatch.setattr("extractor.context.find_quote", plain.find_quote)
