@@ -270,25 +270,26 @@ def _python_claim_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     return left, right
 
 
-try:  # the bounds compiled (extractor/_sentence_bounds.c, built by setup.py where it can be)
-    from extractor import _sentence_bounds
+try:  # the bounds compiled (extractor/_quote_bounds.c, built by setup.py where it can be)
+    from extractor import _quote_bounds
 except ImportError:  # pragma: no cover - a build without a C compiler: the patterns
-    _sentence_bounds = None  # type: ignore[assignment]
+    _quote_bounds = None  # type: ignore[assignment]
 
-# The compiled bounds test the same characters over the same windows: the same positions.
+# The compiled finders test the same characters over the same windows, in the patterns' order:
+# the same positions.
 _sentence_start: Callable[[str, int, int], int] = (
-    _python_sentence_start if _sentence_bounds is None else _sentence_bounds.sentence_start
+    _python_sentence_start if _quote_bounds is None else _quote_bounds.sentence_start
 )
 # The words the compiled comment finder looks for: _COMMENT_RE's, as lists.
 _COMMENT_WORD_LISTS = tuple(
     tuple(words.split("|")) for words in (_COMMENT_WORDS, _COMMA_WORDS, _PROMPT_WORDS)
 )
 _comment: Callable[..., tuple[int, int] | None] = (
-    _python_comment if _sentence_bounds is None else _sentence_bounds.comment
+    _python_comment if _quote_bounds is None else _quote_bounds.comment
 )
 _lead: Callable[[str, int], tuple[int, bool, str]] = (
-    _python_lead if _sentence_bounds is None else _sentence_bounds.lead
+    _python_lead if _quote_bounds is None else _quote_bounds.lead
 )
 _claim_bounds: Callable[[str, int, int], tuple[int, int]] = (
-    _python_claim_bounds if _sentence_bounds is None else _sentence_bounds.claim_bounds
+    _python_claim_bounds if _quote_bounds is None else _quote_bounds.claim_bounds
 )

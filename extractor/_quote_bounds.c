@@ -1,11 +1,14 @@
-/* A claim's and a quote's sentence bounds compiled: `extractor.quotes`'s
- * `_python_sentence_start` and `_python_claim_bounds`, which find them with regular
- * expressions, step for step in C.
+/* Where a quote and a claim start and end, compiled: `extractor.quotes`'s `_python_lead`,
+ * `_python_comment`, `_python_sentence_start` and `_python_claim_bounds`, which find them with
+ * regular expressions (_LEAD_RE, _COMMENT_RE, _CLAIM_BODY_RE, _CLAIM_TO_END_RE), step for step
+ * in C.
  *
- * A sentence ends at 。！？；!?; or a line break. The engine tests a character set through a
- * function call per character (about 50 instructions a character of the answers); here it is a
- * switch. Both functions read the text where its bounds say, nothing else, and make no object
- * but their result.
+ * The engine tests a character set through a function call per character (about 50
+ * instructions a character of the answers) and sets up its state, its match object and the
+ * groups at every call; here a character is a switch or a comparison. Each function reads the
+ * text where its bounds say, nothing else, and makes no object but its result. The pattern's
+ * alternatives are tried in the pattern's order, and where the pattern is possessive (or cannot
+ * give anything back to a match) the first way through is the match, as here.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -373,7 +376,7 @@ comment(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
-static PyMethodDef sentence_bounds_methods[] = {
+static PyMethodDef quote_bounds_methods[] = {
     {"sentence_start", (PyCFunction)(void (*)(void))sentence_start, METH_FASTCALL,
      PyDoc_STR("sentence_start(text, floor, end): the position after the last sentence end "
                "(。！？；!?; or a line break) of text[floor:end], or floor "
@@ -393,17 +396,17 @@ static PyMethodDef sentence_bounds_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef sentence_bounds_module = {
+static struct PyModuleDef quote_bounds_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "extractor._sentence_bounds",
-    .m_doc = PyDoc_STR("A claim's and a quote's sentence bounds compiled "
-                       "(extractor/_sentence_bounds.c)."),
+    .m_name = "extractor._quote_bounds",
+    .m_doc = PyDoc_STR("Where a quote and a claim start and end, compiled "
+                       "(extractor/_quote_bounds.c)."),
     .m_size = -1,
-    .m_methods = sentence_bounds_methods,
+    .m_methods = quote_bounds_methods,
 };
 
 PyMODINIT_FUNC
-PyInit__sentence_bounds(void)
+PyInit__quote_bounds(void)
 {
-    return PyModule_Create(&sentence_bounds_module);
+    return PyModule_Create(&quote_bounds_module);
 }

@@ -1,4 +1,4 @@
-"""The compiled sentence bounds, lead-in and comment finder (extractor/_sentence_bounds.c) give
+"""The compiled sentence bounds, lead-in and comment finder (extractor/_quote_bounds.c) give
 what the patterns give, and the patterns give what main's looking back in the reversed answer
 gave."""
 
@@ -17,7 +17,7 @@ import extractor
 from extractor import extract, quotes
 from tests.conftest import SHARED_DIR
 
-compiled = quotes._sentence_bounds
+compiled = quotes._quote_bounds
 needs_compiled = pytest.mark.skipif(compiled is None, reason="built without a C compiler")
 
 # Sentence ends, the marks a claim keeps, spacing, other marks, and long runs without any
@@ -208,8 +208,8 @@ def _quotes_without_compiled_bounds(monkeypatch: pytest.MonkeyPatch) -> ModuleTy
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "quotes_without_c", module)
-    monkeypatch.setitem(sys.modules, "extractor._sentence_bounds", None)  # importing it fails
-    monkeypatch.delattr(extractor, "_sentence_bounds", raising=False)
+    monkeypatch.setitem(sys.modules, "extractor._quote_bounds", None)  # importing it fails
+    monkeypatch.delattr(extractor, "_quote_bounds", raising=False)
     spec.loader.exec_module(module)
     return module
 
@@ -223,7 +223,7 @@ def test_without_the_module_the_patterns_find_the_same(monkeypatch: pytest.Monke
     ]
     found = [[citation.to_json() for citation in extract(answer)] for answer in answers]
     plain = _quotes_without_compiled_bounds(monkeypatch)
-    assert plain._sentence_bounds is None
+    assert plain._quote_bounds is None
     assert plain._claim_bounds is plain._python_claim_bounds
     assert plain._lead is plain._python_lead
     assert plain._comment is plain._python_comment
