@@ -12,6 +12,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 
 #define MAX_CLAIM_SIDE 400 /* quotes.MAX_CLAIM_SIDE */
 
@@ -271,6 +272,44 @@ starts_with_any(PyObject *text, int kind, const void *data, Py_ssize_t at, Py_ss
     return 0;
 }
 
+/* The comment words `comment` was last given, and a bit per BMP character: which start one
+ * (most marks are followed by none, and trying each of the words costs more than the test). */
+static PyObject *known_words = NULL;
+static unsigned char word_starts[0x10000 / 8];
+static int any_start = 0; /* an empty word, or one starting beyond the BMP: no test */
+
+static void
+learn_words(PyObject *words)
+{
+    memset(word_starts, 0, sizeof word_starts);
+    any_start = 0;
+    for (Py_ssize_t w = 0; w < PyTuple_GET_SIZE(words); w++) {
+        PyObject *word = PyTuple_GET_ITEM(words, w);
+        Py_UCS4 c = PyUnicode_GET_LENGTH(word) ? PyUnicode_READ_CHAR(word, 0) : 0x10000;
+        if (c >= 0x10000) {
+            any_start = 1;
+        }
+        else {
+            word_starts[c >> 3] |= (unsigned char)(1u << (c & 7));
+        }
+    }
+    Py_XSETREF(known_words, Py_NewRef(words));
+}
+
+/* Whether one of the words last learnt may start at `at`. */
+static inline int
+may_start_word(int kind, const void *data, Py_ssize_t at, Py_ssize_t stop)
+{
+    if (any_start) {
+        return 1;
+    }
+    if (at >= stop) {
+        return 0;
+    }
+    Py_UCS4 c = PyUnicode_READ(kind, data, at);
+    return c < 0x10000 && ((word_starts[c >> 3] >> (c & 7)) & 1);
+}
+
 static inline int
 ascii_letter(Py_UCS4 c)
 {
@@ -309,6 +348,9 @@ comment(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (read_args(args, 3, "comment", &text, &start, &end) < 0) {
         return NULL;
     }
+    if (words != known_words) {
+        learn_words(words);
+    }
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     for (Py_ssize_t at = start; at < end; at++) {
@@ -320,7 +362,8 @@ comment(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             while (next < end && spacing(PyUnicode_READ(kind, data, next))) {
                 next++;
             }
-            if (starts_with_any(text, kind, data, next, end, words)) {
+            if (may_start_word(kind, data, next, end)
+                && starts_with_any(text, kind, data, next, end, words)) {
                 return Py_BuildValue("(nn)", at, next);
             }
             break;

@@ -232,3 +232,16 @@ def test_without_the_module_the_patterns_find_the_same(monkeypatch: pytest.Monke
     monkeypatch.setattr("extractor.context.find_quote", plain.find_quote)
     assert [[citation.to_json() for citation in extract(answer)] for answer in answers] == found
     assert sum(map(len, found)) > 500
+
+
+@needs_compiled
+def test_the_comment_finder_learns_each_word_list() -> None:
+    """Its test of a word's first character follows the list it is given, call by call."""
+    assert compiled is not None
+    words = quotes._COMMENT_WORD_LISTS
+    text = "劳动者享有权利。甲方，因此"
+    assert compiled.comment(text, 0, len(text), ("甲方",), (), ()) == (7, 8)
+    assert compiled.comment(text, 0, len(text), *words) == (10, 11)
+    assert compiled.comment(text, 0, len(text), ("", "甲方"), (), ()) == (7, 8)
+    assert compiled.comment(text, 0, 8, ("",), (), ()) == (7, 8)  # an empty word: no test
+    assert compiled.comment(text, 0, len(text), ("乙",), (), ()) is None
