@@ -328,7 +328,8 @@ comment(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     PyObject *words = args[3], *comma_words = args[4], *prompt_words = args[5];
     PyObject *lists[3] = {words, comma_words, prompt_words};
-    for (int l = 0; l < 3; l++) {
+    /* The words learnt last were checked then (a tuple of str does not change). */
+    for (int l = words == known_words ? 1 : 0; l < 3; l++) {
         if (!PyTuple_Check(lists[l])) {
             PyErr_SetString(PyExc_TypeError, "comment(): the words must be tuples of str");
             return NULL;

@@ -200,6 +200,12 @@ def test_bad_arguments_are_refused() -> None:
         compiled.claim_bounds(b"abc", 0, 1)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         compiled.sentence_start("abc", 0)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        compiled.comment("a。b", 0, 3, ("b", 1), (), ())  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        compiled.comment("a。b", 0, 3, "b", (), ())  # type: ignore[arg-type]
+    words = quotes._COMMENT_WORD_LISTS
+    assert compiled.comment("a。因此", 0, 4, *words) == (1, 2)  # the lists learnt still work
 
 
 def _quotes_without_compiled_bounds(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
