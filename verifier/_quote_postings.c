@@ -576,7 +576,10 @@ typedef struct RF_ScorerFunc {
     union {
         bool (*f64)(const struct RF_ScorerFunc *self, const RF_String *str, int64_t str_count,
                     double score_cutoff, double score_hint, double *result);
-        void *other;
+        bool (*i64)(const struct RF_ScorerFunc *self, const RF_String *str, int64_t str_count,
+                    int64_t score_cutoff, int64_t score_hint, int64_t *result);
+        bool (*sizet)(const struct RF_ScorerFunc *self, const RF_String *str, int64_t str_count,
+                      size_t score_cutoff, size_t score_hint, size_t *result);
     } call;
     void *context;
 } RF_ScorerFunc;
@@ -597,19 +600,29 @@ typedef struct {
 } RF_Scorer;
 #define RF_SCORER_VERSION 3
 #define RF_SCORER_FLAG_RESULT_F64 ((uint32_t)1 << 5)
+#define RF_SCORER_FLAG_RESULT_I64 ((uint32_t)1 << 6)
+#define RF_SCORER_FLAG_RESULT_SIZE_T ((uint32_t)1 << 7)
 
-/* The similarity whose scorer was looked up last, and that scorer (NULL: none to use). */
-static PyObject *scorer_owner = NULL;
-static const RF_Scorer *scorer_found = NULL;
+/* Per kind of result (a double, an integer), the function whose scorer was looked up last
+ * and that scorer (NULL: none to use). */
+typedef struct {
+    PyObject *owner;
+    const RF_Scorer *found;
+    uint32_t flags;
+} ScorerSeen;
+static ScorerSeen seen_f64 = {NULL, NULL, 0}, seen_int = {NULL, NULL, 0};
 static PyObject *no_kwargs = NULL; /* an empty dict: a scorer's keyword arguments */
 
 /* The C scorer of similarity: its `_RF_Scorer` capsule's, when it is one of rapidfuzz's scorers
- * of this interface version returning a double; NULL (no error) for any other callable. */
+ * of this interface version whose result has one of the `wanted` flags (its flags are put in
+ * *flags_found); NULL (no error) for any other callable. */
 static const RF_Scorer *
-rf_scorer_of(PyObject *similarity)
+rf_scorer_of(PyObject *similarity, ScorerSeen *seen, uint32_t wanted, uint32_t *flags_found)
 {
-    if (similarity == scorer_owner) {
-        return scorer_found;
+    RF_ScorerFlags flags = {0};
+    if (similarity == seen->owner) {
+        *flags_found = seen->flags;
+        return seen->found;
     }
     const RF_Scorer *found = NULL;
     PyObject *capsule = PyObject_GetAttrString(similarity, "_RF_Scorer");
@@ -625,16 +638,15 @@ rf_scorer_of(PyObject *similarity)
         }
         Py_DECREF(capsule);
     }
+    flags.flags = 0;
     if (found != NULL) {
         RF_Kwargs kwargs = {NULL, NULL};
-        RF_ScorerFlags flags = {0};
         if (found->version != RF_SCORER_VERSION || !found->kwargs_init(&kwargs, no_kwargs)) {
             PyErr_Clear();
             found = NULL;
         }
         else {
-            if (!found->get_scorer_flags(&kwargs, &flags)
-                || !(flags.flags & RF_SCORER_FLAG_RESULT_F64)) {
+            if (!found->get_scorer_flags(&kwargs, &flags) || !(flags.flags & wanted)) {
                 PyErr_Clear();
                 found = NULL;
             }
@@ -644,8 +656,9 @@ rf_scorer_of(PyObject *similarity)
         }
     }
     Py_INCREF(similarity);
-    Py_XSETREF(scorer_owner, similarity); /* kept alive: its capsule's pointers stay valid */
-    scorer_found = found;
+    Py_XSETREF(seen->owner, similarity); /* kept alive: its capsule's pointers stay valid */
+    seen->found = found;
+    seen->flags = *flags_found = found != NULL ? flags.flags : 0;
     return found;
 }
 
@@ -711,7 +724,9 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t best_first = 0, best_last = -1;
     long long best_length = 0;
     /* The C scorer, for a quote that is not empty (kept: made at the first run scored). */
-    const RF_Scorer *scorer = size > 0 ? rf_scorer_of(similarity) : NULL;
+    uint32_t flags = 0;
+    const RF_Scorer *scorer =
+        size > 0 ? rf_scorer_of(similarity, &seen_f64, RF_SCORER_FLAG_RESULT_F64, &flags) : NULL;
     for (Py_ssize_t first = 0; first < sentences; first++) {
         long long start = at[first];
         for (Py_ssize_t last = first; last < sentences; last++) {
@@ -795,6 +810,84 @@ done:
     return result;
 }
 
+/* common_lengths(similarity, quote, texts): [similarity(quote, text) for text in texts], for
+ * rapidfuzz's LCSseq.similarity (or another of its scorers of an integer result), asked through
+ * its C scorer built once for the quote; None when similarity has no such scorer (the caller
+ * then asks rapidfuzz's process.extract). */
+static PyObject *
+common_lengths(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyUnicode_Check(args[1]) || !PyList_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "common_lengths(similarity, quote: str, texts: list)");
+        return NULL;
+    }
+    PyObject *quote = args[1], *texts = args[2];
+    uint32_t flags = 0;
+    const RF_Scorer *scorer = rf_scorer_of(
+        args[0], &seen_int, RF_SCORER_FLAG_RESULT_I64 | RF_SCORER_FLAG_RESULT_SIZE_T, &flags);
+    if (scorer == NULL) {
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(texts);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (!PyUnicode_Check(PyList_GET_ITEM(texts, i))) {
+            PyErr_SetString(PyExc_TypeError, "common_lengths: texts must be str");
+            return NULL;
+        }
+    }
+    PyObject *result = PyList_New(count);
+    if (result == NULL) {
+        return NULL;
+    }
+    RF_Kwargs kwargs = {NULL, NULL};
+    RF_ScorerFunc kept = {NULL, {NULL}, NULL};
+    bool made = false;
+    RF_String first = rf_view(quote, 0, PyUnicode_GET_LENGTH(quote));
+    if (!scorer->kwargs_init(&kwargs, no_kwargs)
+        || !(made = scorer->scorer_func_init(&kept, &kwargs, 1, &first))) {
+        goto failed;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        RF_String second = rf_view(text, 0, PyUnicode_GET_LENGTH(text));
+        PyObject *length;
+        if (flags & RF_SCORER_FLAG_RESULT_SIZE_T) {
+            size_t found = 0;
+            if (!kept.call.sizet(&kept, &second, 1, 0, 0, &found)) {
+                goto failed;
+            }
+            length = PyLong_FromSize_t(found);
+        }
+        else {
+            int64_t found = 0;
+            if (!kept.call.i64(&kept, &second, 1, 0, 0, &found)) {
+                goto failed;
+            }
+            length = PyLong_FromLongLong(found);
+        }
+        if (length == NULL) {
+            goto failed;
+        }
+        PyList_SET_ITEM(result, i, length);
+    }
+    if (kept.dtor != NULL) {
+        kept.dtor(&kept);
+    }
+    if (kwargs.dtor != NULL) {
+        kwargs.dtor(&kwargs);
+    }
+    return result;
+failed:
+    if (made && kept.dtor != NULL) {
+        kept.dtor(&kept);
+    }
+    if (kwargs.dtor != NULL) {
+        kwargs.dtor(&kwargs);
+    }
+    Py_DECREF(result);
+    return NULL;
+}
+
 static PyMethodDef quote_postings_methods[] = {
     {"shortlist", (PyCFunction)(void (*)(void))shortlist, METH_FASTCALL,
      PyDoc_STR("shortlist(index, quote, keep, exponent): the `keep` candidates of the "
@@ -807,6 +900,10 @@ static PyMethodDef quote_postings_methods[] = {
      PyDoc_STR("best_run(similarity, quote, text, bounds, floor, common, margin): the first "
                "best run of sentences, (score, first, last, length) "
                "(quotes._python_best_run compiled).")},
+    {"common_lengths", (PyCFunction)(void (*)(void))common_lengths, METH_FASTCALL,
+     PyDoc_STR("common_lengths(similarity, quote, texts): similarity(quote, text) of each "
+               "text through rapidfuzz's C scorer of similarity built once; None when it has "
+               "none.")},
     {NULL, NULL, 0, NULL},
 };
 

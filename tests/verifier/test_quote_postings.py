@@ -7,14 +7,15 @@ import importlib.util
 import json
 import sys
 from collections.abc import Iterable
-from itertools import accumulate
 from datetime import date
+from itertools import accumulate
 from types import ModuleType
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rapidfuzz import process
 from rapidfuzz.distance import Indel, LCSseq
 
 import verifier
@@ -185,6 +186,21 @@ def test_rapidfuzz_s_scorer_interface_scores_as_its_python_call(
     found = compiled.best_run(Indel.normalized_similarity, *args)
     assert found == compiled.best_run(_called_from_python, *args)
     assert found == quotes._python_best_run(Indel.normalized_similarity, *args)
+
+
+@needs_compiled
+@given(_any_width, st.lists(_any_width, max_size=8))
+def test_the_common_lengths_are_those_extract_gives(quote: str, texts: list[str]) -> None:
+    """The compiled common lengths (LCSseq's C scorer built once for the quote) are the
+    lengths rapidfuzz's process.extract gives, text by text; a callable without the scorer
+    interface gets None (the caller then asks extract)."""
+    assert compiled is not None
+    expected = [0] * len(texts)
+    for _, length, place in process.extract(quote, texts, scorer=LCSseq.similarity, limit=None):
+        expected[place] = length
+    assert compiled.common_lengths(LCSseq.similarity, quote, texts) == expected
+    assert quotes._common_lengths(quote, texts) == (expected if quote else [0] * len(texts))
+    assert compiled.common_lengths(lambda first, second: 0, quote, texts) is None
 
 
 def _flzx_citations() -> list[tuple[str, str]]:
