@@ -6,9 +6,10 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install run test lint bench eval clean soak screenshots
 
-# setup.py builds legaldb/_lookup_path.c (the compiled lookup path) and
-# verifier/_quote_postings.c (the quote index's postings walk); each skipped without a compiler
-$(STAMP): pyproject.toml setup.py legaldb/_lookup_path.c verifier/_quote_postings.c
+# setup.py builds legaldb/_lookup_path.c (the compiled lookup path), verifier/_quote_postings.c
+# (the quote index's postings walk) and verifier/_normalize.c (two steps of the quote
+# normalisation); each skipped without a compiler
+$(STAMP): pyproject.toml setup.py legaldb/_lookup_path.c verifier/_quote_postings.c verifier/_normalize.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
