@@ -72,20 +72,30 @@ def _fold_width(text: str) -> str:
     return text
 
 
-def _word_characters(text: str) -> str:
-    """The alphanumeric characters of text, in order (those that are not [\\W_])."""
-    return _NOT_WORD.sub("", text)
+def _lowered_words(text: str) -> str:
+    """The alphanumeric characters of text (those that are not [\\W_]), in order, lowered."""
+    return _NOT_WORD.sub("", text).lower()
 
 
-try:  # the fold and the word characters compiled (verifier/_normalize.c, built by setup.py)
+def _holds_marker_char(text: str) -> bool:
+    return _MARKER_CHARS.search(text) is not None
+
+
+def _holds_decimal(text: str) -> bool:
+    return _DIGIT.search(text) is not None
+
+
+try:  # the steps compiled (verifier/_normalize.c, built by setup.py where it can be)
     from verifier import _normalize
 except ImportError:  # pragma: no cover - a build without a C compiler: the Python steps
     _normalize = None  # type: ignore[assignment]
 
 _fold: Callable[[str], str] = _fold_width if _normalize is None else _normalize.fold_width
-_words: Callable[[str], str] = (
-    _word_characters if _normalize is None else _normalize.word_characters
+_words: Callable[[str], str] = _lowered_words if _normalize is None else _normalize.lowered_words
+_marker_char: Callable[[str], bool] = (
+    _holds_marker_char if _normalize is None else _normalize.holds_marker_char
 )
+_decimal: Callable[[str], bool] = _holds_decimal if _normalize is None else _normalize.holds_decimal
 
 
 def _arabic_to_cn(match: re.Match[str]) -> str:
@@ -98,11 +108,11 @@ def normalize_for_compare(text: str) -> str:
     text = _fold(text)
     if "<" in text:
         text = _MARKUP.sub("", text)
-    if _MARKER_CHARS.search(text):
+    if _marker_char(text):
         text = _ITEM_MARKERS.sub("", text)
-    if _DIGIT.search(text):
+    if _decimal(text):
         text = _ARABIC.sub(_arabic_to_cn, text)
-    return _words(text).lower()
+    return _words(text)
 
 
 def split_sentences(text: str) -> list[str]:

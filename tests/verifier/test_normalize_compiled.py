@@ -25,12 +25,14 @@ needs_compiled = pytest.mark.skipif(compiled is None, reason="built without a C 
 
 # Characters where the steps decide: the folded ones, their targets and neighbours, the
 # underscore, digits and numerals of other scripts (alphanumeric or not), combining marks,
-# CJK, astral characters; and any character at all.
+# the marker characters, letters whose lower case is special (final sigma, İ, Ǆ), the ends
+# of the CJK block, astral characters; and any character at all.
 _DECIDING = st.sampled_from(
     [chr(c) for c in HALF_WIDTH]
     + [chr(t) for t in HALF_WIDTH.values()]
     + ["\u3000", "\uff00", "\uff5f", "\uffe5", "_", "\uff3f", "٣", "²", "½", "Ⅻ", "〇", "\u0301"]
-    + ["法", "条", "（", "）", "①", "\U0001f600", "\U00020000", "\n", "\u00e9", "ß", "İ"]
+    + ["法", "条", "（", "）", "①", "⑳", "❿", "、", ".", "(", "\U0001f600", "\U00020000", "\n"]
+    + ["\u00e9", "ß", "İ", "Σ", "ΑΣ", "Ǆ", "一", "鿿", "㐀", "A", "Z", "a", "0", "٠", "𝟎"]
 )
 _TEXTS = st.lists(st.one_of(_DECIDING, st.characters()), max_size=40).map("".join)
 
@@ -38,7 +40,9 @@ _TEXTS = st.lists(st.one_of(_DECIDING, st.characters()), max_size=40).map("".joi
 @needs_compiled
 def test_the_normalisation_uses_the_compiled_steps() -> None:
     assert textnorm_quote._fold is compiled.fold_width  # type: ignore[union-attr]
-    assert textnorm_quote._words is compiled.word_characters  # type: ignore[union-attr]
+    assert textnorm_quote._words is compiled.lowered_words  # type: ignore[union-attr]
+    assert textnorm_quote._marker_char is compiled.holds_marker_char  # type: ignore[union-attr]
+    assert textnorm_quote._decimal is compiled.holds_decimal  # type: ignore[union-attr]
 
 
 @needs_compiled
@@ -54,6 +58,24 @@ def test_the_word_characters_are_what_the_pattern_leaves(text: str) -> None:
     assert compiled is not None
     assert compiled.word_characters(text) == re.sub(r"[\W_]+", "", text)
     assert compiled.word_characters(text) == "".join(c for c in text if c.isalnum())
+
+
+@needs_compiled
+@given(_TEXTS)
+def test_the_lowered_words_are_the_word_characters_lowered(text: str) -> None:
+    """str.lower is skipped only where it changes nothing (a-z, 0-9, CJK ideographs)."""
+    assert compiled is not None
+    assert compiled.lowered_words(text) == re.sub(r"[\W_]+", "", text).lower()
+
+
+@needs_compiled
+@given(_TEXTS)
+def test_the_tests_find_what_the_searches_find(text: str) -> None:
+    assert compiled is not None
+    assert compiled.holds_marker_char(text) == (
+        textnorm_quote._MARKER_CHARS.search(text) is not None
+    )
+    assert compiled.holds_decimal(text) == (re.search(r"\d", text) is not None)
 
 
 def _textnorm_quote_without_compiled_steps(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
@@ -74,7 +96,9 @@ def test_without_the_module_the_python_steps_give_the_same_keys(
     plain = _textnorm_quote_without_compiled_steps(monkeypatch)
     assert plain._normalize is None
     assert plain._fold is plain._fold_width
-    assert plain._words is plain._word_characters
+    assert plain._words is plain._lowered_words
+    assert plain._marker_char is plain._holds_marker_char
+    assert plain._decimal is plain._holds_decimal
     texts = [*REAL_ARTICLES.values(), "（一）第１２条　Ａｂｃ<eoa>", "1. 应当_规定；②"]
     for text in texts:
         for piece in (text, *text.split("\n")):
