@@ -46,6 +46,16 @@ def test_the_normalisation_uses_the_compiled_steps() -> None:
 
 
 @needs_compiled
+def test_each_character_near_the_folded_ones_folds_as_the_table_says() -> None:
+    """Every folded character, its neighbours and the other spaces, alone and in CJK text."""
+    assert compiled is not None
+    near = [*range(0xFEFF, 0xFF62), *range(0x2FFF, 0x3003), 0x20, 0xA0, 0x3007]
+    for code in near:
+        for text in (chr(code), f"法{chr(code)}条", f"a{chr(code)}"):
+            assert compiled.fold_width(text) == fold_width(text), hex(code)
+
+
+@needs_compiled
 @given(_TEXTS)
 def test_the_compiled_fold_is_the_translation(text: str) -> None:
     assert compiled is not None
