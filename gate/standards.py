@@ -196,6 +196,15 @@ def _passed(name: StandardName, summary: str) -> Standard:
     return Standard(name=name, passed=True, summary=summary)
 
 
+def sentence_at(text: str, bounds: Sequence[tuple[int, int, int]], start: int, end: int) -> str:
+    """The sentence of `bounds` (`sentences(text)`) holding `start`, else text[start:end]: found
+    by bisection, the last sentence starting at or before `start` (sentences do not overlap)."""
+    at = bisect_right(bounds, start, key=itemgetter(0)) - 1
+    if at >= 0 and start < bounds[at][1]:
+        return text[bounds[at][0] : bounds[at][1]]
+    return text[start:end]
+
+
 def _no_repealed_as_current(
     text: str,
     verdicts: Sequence[Verdict],
@@ -210,12 +219,7 @@ def _no_repealed_as_current(
         if verdict.status != "deprecated" or citation.version_hint:
             continue
         bounds = bounds if bounds is not None else sentences(text)
-        # the one sentence holding the citation's start: the last starting at or before it
-        at = bisect_right(bounds, citation.start, key=itemgetter(0)) - 1
-        if at >= 0 and citation.start < bounds[at][1]:
-            sentence = text[bounds[at][0] : bounds[at][1]]
-        else:
-            sentence = text[citation.start : citation.end]
+        sentence = sentence_at(text, bounds, citation.start, citation.end)
         if not _ACKNOWLEDGED_OLD.search(sentence):
             as_current.add(provision_key(verdict))
     chosen = [

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gate import Policy, assess
 from gate.models import GateResult, Standard
-from gate.standards import conclusions, sentences
+from gate.standards import conclusions, sentence_at, sentences
 from tests.gate.builders import (
     CIVIL_CODE,
     checked,
@@ -76,6 +76,19 @@ def _sentences_line_by_line(text: str) -> list[tuple[int, int, int]]:
 def test_sentences_are_each_lines_sentences(text: str) -> None:
     """sentences() over the whole text equals splitting it line by line, then each line."""
     assert sentences(text) == _sentences_line_by_line(text)
+
+
+@given(st.text(alphabet="甲乙 \t\u3000\n。！？，", max_size=40), st.data())
+def test_sentence_at_is_the_first_sentence_holding_the_start(
+    text: str, data: st.DataObject
+) -> None:
+    """The bisection finds what a scan of the sentences in order finds (a citation's start
+    inside a sentence, between two, or in stripped blanks), else the citation's own text."""
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    bounds = sentences(text)
+    scanned = next((text[s:e] for s, e, _ in bounds if s <= start < e), text[start:end])
+    assert sentence_at(text, bounds, start, end) == scanned
 
 
 def test_a_conclusion_is_supported_by_a_citation_in_its_paragraph() -> None:

@@ -113,6 +113,29 @@ def test_a_corrupt_or_old_format_file_is_made_again(engine: Engine, tmp_path: Pa
     assert _files(done.directory) == whole
 
 
+def test_a_texts_file_of_the_first_format_is_read_as_its_tables(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """A version's texts kept in the first format (every row in one list, as made before the
+    rows were marshalled one by one) are not read as the current format: the version's texts
+    come from the tables, the same as a fresh repository's, and the file is made again."""
+    done = prepare(StatuteRepository.load(engine, tmp_path), VERIFIER, jobs=1)
+    assert done.directory is not None
+    whole = _files(done.directory)
+    fresh = StatuteRepository.load(engine, tmp_path / "fresh")
+    texts = sorted(done.directory.glob("texts-*.marshal"))[0]
+    version_id = int(texts.stem.removeprefix("texts-"))
+    expected = fresh.articles_text(version_id)
+    assert expected
+    rows = [(a.info.number, a.info.suffix, a.text, tuple((p.text, p.items) for p in a.paragraphs))
+            for a in expected]  # fmt: skip
+    texts.write_bytes(marshal.dumps((1, rows)))
+    assert VERSION_TEXTS_FORMAT != 1
+    read = StatuteRepository.load(engine, tmp_path)
+    assert read.articles_text(version_id) == expected
+    assert _files(done.directory) == whole
+
+
 class Interrupted(Exception):
     """What stops the run below half-way."""
 
