@@ -6,9 +6,12 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install run test lint bench eval clean soak screenshots
 
-# setup.py builds legaldb/_lookup_path.c (the compiled lookup path) and
-# verifier/_quote_postings.c (the quote index's postings walk); each skipped without a compiler
-$(STAMP): pyproject.toml setup.py legaldb/_lookup_path.c verifier/_quote_postings.c
+# setup.py builds legaldb/_lookup_path.c (the compiled lookup path), verifier/_quote_postings.c
+# (the quote index's postings walk), verifier/_normalize.c (two steps of the quote
+# normalisation) and extractor/_quote_bounds.c (where a quote and a claim start and end); each
+# skipped without a compiler
+$(STAMP): pyproject.toml setup.py legaldb/_lookup_path.c verifier/_quote_postings.c \
+		verifier/_normalize.c extractor/_quote_bounds.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

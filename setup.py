@@ -1,6 +1,9 @@
-"""The build's one step beyond pyproject.toml: `Lookups.lookup` (legaldb/_lookup_path.c) and
-the quote index's postings walk (verifier/_quote_postings.c) compiled. Optional: where they
-cannot be built, the package is the same and Python answers (legaldb.index, verifier.quotes)."""
+"""The build's one step beyond pyproject.toml: `Lookups.lookup` (legaldb/_lookup_path.c), the
+quote index's postings walk (verifier/_quote_postings.c), two steps of the quote normalisation
+(verifier/_normalize.c) and where the extractor's quotes and claims start and end
+(extractor/_quote_bounds.c) compiled. Optional: where they cannot be built, the package is the
+same and Python answers (legaldb.index, verifier.quotes, verifier.textnorm_quote,
+extractor.quotes)."""
 
 from setuptools import Extension, setup
 
@@ -8,5 +11,7 @@ setup(
     ext_modules=[
         Extension("legaldb._lookup_path", ["legaldb/_lookup_path.c"], optional=True),
         Extension("verifier._quote_postings", ["verifier/_quote_postings.c"], optional=True),
+        Extension("verifier._normalize", ["verifier/_normalize.c"], optional=True),
+        Extension("extractor._quote_bounds", ["extractor/_quote_bounds.c"], optional=True),
     ]
 )

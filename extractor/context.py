@@ -127,7 +127,6 @@ def _mention_law(name: str, lexicon: Lexicon | None) -> str | None:
 def _add_citations_of_chain(
     citations: list[Citation],
     text: str,
-    backwards: str,
     run_start: int,
     run: Run,
     law: str | None,
@@ -143,7 +142,7 @@ def _add_citations_of_chain(
     claim_end = run_start + run.end
     if quote is not None and text[quote.end : quote.end + 1] in _CLOSERS and quote.end >= claim_end:
         claim_end = quote.end + 1
-    claim = find_claim(text, backwards, run_start if law_at is None else law_at, claim_end)
+    claim = find_claim(text, run_start if law_at is None else law_at, claim_end)
     for index, ref in enumerate(run.references):
         article, suffix, paragraph = ref.article, ref.article_suffix, ref.paragraph
         if article is None:  # a 款/项 alone: of the article (and 款) of the member before it
@@ -190,7 +189,6 @@ def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> 
         for candidate in candidates
         if candidate.law_kind in _NAMING_KINDS or _ends_recitation(text, candidate)
     ]
-    backwards = text[::-1] if candidates else ""  # claims and quotes look back in it
     written_laws = _LAWS_WITHOUT_LEXICON if lexicon is None else lexicon.written_laws
     for kind, start, end, name, name_end, _, run_start in candidates:
         if kind == "mention":
@@ -223,10 +221,10 @@ def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> 
         after = run_start + run.end
         following = bisect_right(recitation_ends, after)
         limit = recitation_ends[following] if following < len(recitation_ends) else len(text)
-        quote = find_quote(text, backwards, after, limit, start)
+        quote = find_quote(text, after, limit, start)
         law_at = None if mention is None else start + mention.start
         _add_citations_of_chain(
-            citations, text, backwards, run_start, run, law, law_at, written, version_hint, quote
+            citations, text, run_start, run, law, law_at, written, version_hint, quote
         )
         if law is not None:
             antecedent, antecedent_at = law, end

@@ -8,7 +8,7 @@ the next citation starts (the labelling conventions of ../shared/eval/README.md)
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 
 from extractor.models import Quote, Span, new_span
 from textnorm.kept import kept_pattern
@@ -65,13 +65,15 @@ _COMMENT_WORDS = (
     "需要注意|请注意|值得注意|具体来说|所以说|"
     "回答|答：|法律依据|相关法条|参考法条"
 )
-_PROMPT_WORDS = "请你回答|请回答|场景[:：]"
+_PROMPT_WORDS = "请你回答|请回答|场景:|场景："
+# After a comma, only these turn to a comment (in _COMMENT_WORDS too).
+_COMMA_WORDS = "因此|所以|因而|综上"
 _COMMENT_NEXT = "".join(
     sorted({word[0] for word in f"{_COMMENT_WORDS}|{_PROMPT_WORDS}".split("|")})
 )
 _COMMENT_RE = kept_pattern(
     rf"[。！？!?；;，,\n<](?=[ \t\u3000\xa0\n{_COMMENT_NEXT}e/a-zA-Z])"
-    rf"(?:(?:(?<=[。！？!?；;])|(?<=[，,])(?=因此|所以|因而|综上))[ \t\u3000\xa0]*(?={_COMMENT_WORDS})"
+    rf"(?:(?:(?<=[。！？!?；;])|(?<=[，,])(?={_COMMA_WORDS}))[ \t\u3000\xa0]*(?={_COMMENT_WORDS})"
     r"|(?<=\n)[ \t\u3000\xa0]*\n|(?<=<)eoa>|(?<=<)/?[a-zA-Z][^<>\n]{0,30}>"
     # a one-shot prompt the model echoes after its answer
     rf"|(?<=\n)[ \t\u3000\xa0]*(?={_PROMPT_WORDS}))"
@@ -84,10 +86,10 @@ _LIST_LINE_RE = kept_pattern(
 # What a numbered line can start with besides a decimal digit (\d: str.isdecimal).
 _LIST_LINE_FIRST = " \t\u3000\xa0（(一二三四五六七八九十"
 _TRAILING = " \t\u3000\xa0\n。；;，,"
-_CLAIM_BODY_RE = kept_pattern("[^。！？；!?;\n]*")
+_CLAIM_BODY_RE = kept_pattern("[^。！？；!?;\n]*+")
 MAX_CLAIM_SIDE = 400  # characters: a claim is one sentence, not a page
 # A claim's right side: its body (at most MAX_CLAIM_SIDE characters) and the 。！？ ending it.
-_CLAIM_TO_END_RE = kept_pattern(f"[^。！？；!?;\n]{{0,{MAX_CLAIM_SIDE}}}[。！？!?]?")
+_CLAIM_TO_END_RE = kept_pattern(f"[^。！？；!?;\n]{{0,{MAX_CLAIM_SIDE}}}+[。！？!?]?+")
 
 
 def _opens_list(text: str, at: int) -> bool:
@@ -129,23 +131,16 @@ def _closing(text: str, open_at: int, limit: int) -> int | None:
     return None
 
 
-def find_quote(
-    text: str, backwards: str, after: int, limit: int, cited_at: int | None = None
-) -> Quote | None:
-    """The content an answer gives for the citation ending at `after`, not past `limit`;
-    `backwards` is the text reversed (`text[::-1]`, made once per answer).
+def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -> Quote | None:
+    """The content an answer gives for the citation ending at `after`, not past `limit`.
 
     `cited_at` is where the citation (with its law) starts: after 按照/依照 a "，" opens the
     answer's instruction, not the article's text. After "，" a recitation is one sentence
     unless it lists items or holds a colon (…下列情形之一的：(一)…).
     """
-    lead = _LEAD_RE.match(text, after)
-    if lead is None:  # pragma: no cover - the pattern matches the empty string
-        return None
-    start = lead.end()
+    start, verb, mark = _lead(text, after)
     if start >= limit or start >= len(text):
         return None
-    verb, mark = lead.groups()  # the pattern's two groups
     first = text[start]
     if first in _OPEN_QUOTES and (mark or verb or start == after):
         close = _closing(text, start, len(text))
@@ -185,7 +180,7 @@ def find_quote(
     # first: a comment starting after that end cannot move it, so none is looked for there.
     sentence_end = _first_sentence_end(text, start, end) if comma else None
     search_end = end if sentence_end is None else min(end, sentence_end + _COMMENT_REACH)
-    comment = _COMMENT_RE.search(text, start, search_end)
+    comment = _comment(text, start, search_end, *_COMMENT_WORD_LISTS)
     in_list = (
         first != ""
         and (first in _LIST_LINE_FIRST or first.isdecimal())
@@ -193,22 +188,20 @@ def find_quote(
     )
     while comment and _continues_as_list(text, start, comment, in_list):
         in_list = True
-        comment = _COMMENT_RE.search(text, comment.end(), search_end)
+        comment = _comment(text, comment[1], search_end, *_COMMENT_WORD_LISTS)
     if sentence_end is not None:
-        end = comment.start() if comment and comment.start() < sentence_end else sentence_end + 1
+        end = comment[0] if comment and comment[0] < sentence_end else sentence_end + 1
     elif comment:
-        end = comment.start() + (1 if text[comment.start()] in _SENTENCE_ENDS else 0)
+        end = comment[0] + (1 if text[comment[0]] in _SENTENCE_ENDS else 0)
     elif end == limit:
         # The next citation starts here: the recitation ends with the sentence before it.
-        size = len(text)
-        body = _CLAIM_BODY_RE.match(backwards, size - end, size - start)
-        if body and body.end() < size - start:
-            end -= body.end() - (size - end)
-    while end > start and text[end - 1] in _TRAILING:
-        end -= 1
-    if end - start < 2:
+        sentence = _sentence_start(text, start, end)
+        if sentence > start:
+            end = sentence
+    content = text[start:end].rstrip(_TRAILING)  # the marks and spacing at its end left out
+    if len(content) < 2:
         return None
-    return new_span(Quote, text[start:end], start, end)
+    return new_span(Quote, content, start, start + len(content))
 
 
 def _first_sentence_end(text: str, start: int, end: int) -> int | None:
@@ -220,30 +213,83 @@ def _first_sentence_end(text: str, start: int, end: int) -> int | None:
     return None
 
 
-def _continues_as_list(text: str, start: int, comment: re.Match[str], in_list: bool) -> bool:
+def _continues_as_list(text: str, start: int, comment: tuple[int, int], in_list: bool) -> bool:
     """A blank line before an item of a numbered list that a lead-in ending in a colon opened
     (or that is already running): no comment, the recitation goes on."""
     return (
-        comment.group().count("\n") >= 2
-        and _opens_list(text, comment.end())
-        and (in_list or text[start : comment.start()].rstrip(" \t\u3000\xa0").endswith(("：", ":")))
+        text.count("\n", *comment) >= 2
+        and _opens_list(text, comment[1])
+        and (in_list or text[start : comment[0]].rstrip(" \t\u3000\xa0").endswith(("：", ":")))
     )
 
 
-def find_claim(text: str, backwards: str, start: int, end: int) -> Span:
+def find_claim(text: str, start: int, end: int) -> Span:
     """The sentence around [start, end): split on 。！？； and line breaks (at most
-    `MAX_CLAIM_SIDE` characters each side, so a text without any stays linear); `backwards`
-    is the text reversed, where the sentence's start is looked for with an anchored match
-    (no slice to reverse per claim)."""
-    size = len(text)
-    reversed_start = size - start
-    # Both patterns match the empty string: a match is always found.
-    before = _CLAIM_BODY_RE.match(backwards, reversed_start, reversed_start + MAX_CLAIM_SIDE)
-    left = size - before.end()  # type: ignore[union-attr]
+    `MAX_CLAIM_SIDE` characters each side, so a text without any stays linear)."""
+    left, right = _claim_bounds(text, start, end)
+    return new_span(Span, text[left:right], left, right)
+
+
+def _python_comment(
+    text: str, start: int, end: int, *words: tuple[str, ...]
+) -> tuple[int, int] | None:
+    """(start, end) of _COMMENT_RE's first match in text[start:end], or None (the word lists,
+    which the compiled finder reads, are the pattern's own)."""
+    comment = _COMMENT_RE.search(text, start, end)
+    return None if comment is None else comment.span()
+
+
+def _python_lead(text: str, after: int) -> tuple[int, bool, str]:
+    """(end, verb, mark) of the lead-in at `after` (_LEAD_RE): where it ends, whether it holds
+    a verb (规定, 指出 …), its mark (：:，, or "")."""
+    lead = _LEAD_RE.match(text, after)
+    verb, mark = lead.groups()  # type: ignore[union-attr]  # the pattern matches ""
+    return lead.end(), verb is not None, mark  # type: ignore[union-attr]
+
+
+def _python_sentence_start(text: str, floor: int, end: int) -> int:
+    """The position after the last sentence end (。！？；!?; or a line break) of
+    text[floor:end], or `floor`: the window looked at backwards, with an anchored match."""
+    body = _CLAIM_BODY_RE.match(text[floor:end][::-1])
+    return end - body.end()  # type: ignore[union-attr]  # the pattern matches ""
+
+
+def _python_claim_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """(left, right) of the claim around text[start:end]: back to the last sentence end before
+    `start`, on to the first one at or after `end` (its 。！？ kept), at most `MAX_CLAIM_SIDE`
+    characters each side, the spacing after the left end left out."""
+    left = _python_sentence_start(
+        text, start - MAX_CLAIM_SIDE if start > MAX_CLAIM_SIDE else 0, start
+    )
     # Up to the first 。！？； or line break (。！？ kept) within MAX_CLAIM_SIDE characters, or
     # the character right after them if it is 。！？: one anchored match.
     after = _CLAIM_TO_END_RE.match(text, end, end + MAX_CLAIM_SIDE + 1)
-    right = after.end()  # type: ignore[union-attr]
+    right = after.end()  # type: ignore[union-attr]  # the pattern matches ""
     while left < right and text[left] in " \t\u3000\xa0":
         left += 1
-    return new_span(Span, text[left:right], left, right)
+    return left, right
+
+
+try:  # the bounds compiled (extractor/_quote_bounds.c, built by setup.py where it can be)
+    from extractor import _quote_bounds
+except ImportError:  # pragma: no cover - a build without a C compiler: the patterns
+    _quote_bounds = None  # type: ignore[assignment]
+
+# The compiled finders test the same characters over the same windows, in the patterns' order:
+# the same positions.
+_sentence_start: Callable[[str, int, int], int] = (
+    _python_sentence_start if _quote_bounds is None else _quote_bounds.sentence_start
+)
+# The words the compiled comment finder looks for: _COMMENT_RE's, as lists.
+_COMMENT_WORD_LISTS = tuple(
+    tuple(words.split("|")) for words in (_COMMENT_WORDS, _COMMA_WORDS, _PROMPT_WORDS)
+)
+_comment: Callable[..., tuple[int, int] | None] = (
+    _python_comment if _quote_bounds is None else _quote_bounds.comment
+)
+_lead: Callable[[str, int], tuple[int, bool, str]] = (
+    _python_lead if _quote_bounds is None else _quote_bounds.lead
+)
+_claim_bounds: Callable[[str, int, int], tuple[int, int]] = (
+    _python_claim_bounds if _quote_bounds is None else _quote_bounds.claim_bounds
+)

@@ -73,7 +73,7 @@ def keep_generated_code() -> None:
 
     if getattr(dataclasses, "exec", None) is not None:
         return  # kept already
-    path = _kept_path("code", "dataclasses")
+    path = _kept_path("code", "dataclasses, each marshalled on its own")
     kept = _read(path)
     store = _GeneratedCode(path, kept if isinstance(kept, dict) else {})
     # `dataclasses` calls exec by name: a global of the module is found before the builtin.
@@ -81,30 +81,47 @@ def keep_generated_code() -> None:
 
 
 class _GeneratedCode:
-    """Code objects by the source they were compiled from; new ones written at exit."""
+    """Code objects by the source they were compiled from, each marshalled on its own and
+    loaded when its source is first asked for; new ones written at exit. The file is one per
+    Python build, shared by every process of the machine that makes dataclasses (tests, other
+    checkouts' versions of the classes): a check asks for some 370 sources, and unmarshalling
+    every entry of a file grown to 1,494 cost 29 M instructions of its start-up."""
 
     def __init__(self, path: Path, kept: dict[str, Any]) -> None:
         self._path = path
-        self._code = kept
+        self._code = kept  # source -> marshal.dumps(code)
+        self._made: dict[str, CodeType] = {}  # the code asked for so far (classes share some)
         self._new = False
 
     def exec(self, source: Any, globals: Any = None, locals: Any = None) -> None:
         """exec(source, globals, locals), a str source compiled once per machine."""
         if isinstance(source, str):
-            code = self._code.get(source)
-            if not isinstance(code, CodeType):
+            code = self._made.get(source) or _loaded(self._code.get(source))
+            if code is None:
                 # dont_inherit: compiled as exec would compile it in dataclasses (no
                 # `from __future__ import annotations` of this module)
                 code = compile(source, "<string>", "exec", dont_inherit=True)
-                self._code[source] = code
+                self._code[source] = marshal.dumps(code)
                 if not self._new:
                     self._new = True
                     atexit.register(self._write)
+            self._made[source] = code
             source = code
         exec(source, globals, locals)  # the code dataclasses wrote, or compiled from it
 
     def _write(self) -> None:
         write_marshalled(self._path, self._code)
+
+
+def _loaded(kept: object) -> CodeType | None:
+    """The code object marshalled in kept (None when it is no such thing)."""
+    if type(kept) is not bytes:
+        return None
+    try:
+        code = marshal.loads(kept)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return code if isinstance(code, CodeType) else None
 
 
 def _kept_path(kind: str, key: str) -> Path:

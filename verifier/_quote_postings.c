@@ -11,11 +11,13 @@
  * first; `coverage` gives the shares in the order the bigrams first reach the candidates.
  * The index's lists (_idf, _weights, _lengths, _keys) are read item by item. `best_run`
  * decides which runs of sentences to score with the same arithmetic and scores them with the
- * same calls, in the same order.
+ * same calls, in the same order; given rapidfuzz's own scorer (Indel.normalized_similarity),
+ * it asks that scorer's C interface instead of calling it from Python (see rf_scorer_of).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -552,6 +554,126 @@ done:
 /* The keyword of the similarity's score_cutoff, as a vectorcall's kwnames. */
 static PyObject *score_cutoff_kwnames;
 
+/* rapidfuzz's scorer interface, as its rapidfuzz_capi.h declares it (SCORER_STRUCT_VERSION 3):
+ * each of its scorer functions carries, as the capsule `_RF_Scorer`, the constructor of a
+ * scorer kept for one first string (its bit-parallel table built once) and asked for the
+ * score of any second one; the Python call does the same computation on the same code
+ * points, after parsing its arguments and building that table again. */
+typedef enum { RF_UINT8, RF_UINT16, RF_UINT32, RF_UINT64 } RF_StringType;
+typedef struct RF_String {
+    void (*dtor)(struct RF_String *self);
+    RF_StringType kind;
+    void *data;
+    int64_t length;
+    void *context;
+} RF_String;
+typedef struct RF_Kwargs {
+    void (*dtor)(struct RF_Kwargs *self);
+    void *context;
+} RF_Kwargs;
+typedef struct RF_ScorerFunc {
+    void (*dtor)(struct RF_ScorerFunc *self);
+    union {
+        bool (*f64)(const struct RF_ScorerFunc *self, const RF_String *str, int64_t str_count,
+                    double score_cutoff, double score_hint, double *result);
+        bool (*i64)(const struct RF_ScorerFunc *self, const RF_String *str, int64_t str_count,
+                    int64_t score_cutoff, int64_t score_hint, int64_t *result);
+        bool (*sizet)(const struct RF_ScorerFunc *self, const RF_String *str, int64_t str_count,
+                      size_t score_cutoff, size_t score_hint, size_t *result);
+    } call;
+    void *context;
+} RF_ScorerFunc;
+typedef struct {
+    double f64;
+} RF_Score; /* a union of f64, i64 and size_t in the header: 8 bytes */
+typedef struct {
+    uint32_t flags;
+    RF_Score optimal_score;
+    RF_Score worst_score;
+} RF_ScorerFlags;
+typedef struct {
+    uint32_t version;
+    bool (*kwargs_init)(RF_Kwargs *self, PyObject *kwargs);
+    bool (*get_scorer_flags)(const RF_Kwargs *kwargs, RF_ScorerFlags *flags);
+    bool (*scorer_func_init)(RF_ScorerFunc *self, const RF_Kwargs *kwargs, int64_t str_count,
+                             const RF_String *strings);
+} RF_Scorer;
+#define RF_SCORER_VERSION 3
+#define RF_SCORER_FLAG_RESULT_F64 ((uint32_t)1 << 5)
+#define RF_SCORER_FLAG_RESULT_I64 ((uint32_t)1 << 6)
+#define RF_SCORER_FLAG_RESULT_SIZE_T ((uint32_t)1 << 7)
+
+/* Per kind of result (a double, an integer), the function whose scorer was looked up last
+ * and that scorer (NULL: none to use). */
+typedef struct {
+    PyObject *owner;
+    const RF_Scorer *found;
+    uint32_t flags;
+} ScorerSeen;
+static ScorerSeen seen_f64 = {NULL, NULL, 0}, seen_int = {NULL, NULL, 0};
+static PyObject *no_kwargs = NULL; /* an empty dict: a scorer's keyword arguments */
+
+/* The C scorer of similarity: its `_RF_Scorer` capsule's, when it is one of rapidfuzz's scorers
+ * of this interface version whose result has one of the `wanted` flags (its flags are put in
+ * *flags_found); NULL (no error) for any other callable. */
+static const RF_Scorer *
+rf_scorer_of(PyObject *similarity, ScorerSeen *seen, uint32_t wanted, uint32_t *flags_found)
+{
+    RF_ScorerFlags flags = {0};
+    if (similarity == seen->owner) {
+        *flags_found = seen->flags;
+        return seen->found;
+    }
+    const RF_Scorer *found = NULL;
+    PyObject *capsule = PyObject_GetAttrString(similarity, "_RF_Scorer");
+    if (capsule == NULL) {
+        PyErr_Clear();
+    }
+    else {
+        if (PyCapsule_CheckExact(capsule)) {
+            found = PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule));
+            if (found == NULL) {
+                PyErr_Clear();
+            }
+        }
+        Py_DECREF(capsule);
+    }
+    flags.flags = 0;
+    if (found != NULL) {
+        RF_Kwargs kwargs = {NULL, NULL};
+        if (found->version != RF_SCORER_VERSION || !found->kwargs_init(&kwargs, no_kwargs)) {
+            PyErr_Clear();
+            found = NULL;
+        }
+        else {
+            if (!found->get_scorer_flags(&kwargs, &flags) || !(flags.flags & wanted)) {
+                PyErr_Clear();
+                found = NULL;
+            }
+            if (kwargs.dtor != NULL) {
+                kwargs.dtor(&kwargs);
+            }
+        }
+    }
+    Py_INCREF(similarity);
+    Py_XSETREF(seen->owner, similarity); /* kept alive: its capsule's pointers stay valid */
+    seen->found = found;
+    seen->flags = *flags_found = found != NULL ? flags.flags : 0;
+    return found;
+}
+
+/* A view of text[start:end] as rapidfuzz reads a str: its code points, in place. */
+static RF_String
+rf_view(PyObject *text, Py_ssize_t start, Py_ssize_t end)
+{
+    int kind = PyUnicode_KIND(text);
+    RF_String view = {NULL, kind == PyUnicode_1BYTE_KIND   ? RF_UINT8
+                            : kind == PyUnicode_2BYTE_KIND ? RF_UINT16
+                                                           : RF_UINT32,
+                      (char *)PyUnicode_DATA(text) + start * kind, end - start, NULL};
+    return view;
+}
+
 /* best_run(similarity, quote, text, bounds, floor, common, margin): `_python_best_run`
  * compiled. The same arithmetic on the same ints and doubles decides which runs are scored,
  * in the same order, each by the same call: `similarity(quote, text[start:end],
@@ -582,6 +704,9 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *result = NULL, *best_object = NULL;
+    RF_ScorerFunc kept = {NULL, {NULL}, NULL};
+    RF_Kwargs kwargs = {NULL, NULL};
+    bool made = false;
     for (Py_ssize_t i = 0; i <= sentences; i++) {
         at[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(bounds, i));
         if (at[i] == -1 && PyErr_Occurred()) {
@@ -598,6 +723,10 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_ssize_t best_first = 0, best_last = -1;
     long long best_length = 0;
+    /* The C scorer, for a quote that is not empty (kept: made at the first run scored). */
+    uint32_t flags = 0;
+    const RF_Scorer *scorer =
+        size > 0 ? rf_scorer_of(similarity, &seen_f64, RF_SCORER_FLAG_RESULT_F64, &flags) : NULL;
     for (Py_ssize_t first = 0; first < sentences; first++) {
         long long start = at[first];
         for (Py_ssize_t last = first; last < sentences; last++) {
@@ -617,25 +746,45 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if ((double)(2 * common) / (double)both <= best - margin) {
                 break; /* and so are the longer runs, as their bound is lower still */
             }
-            if (best_object == NULL && (best_object = PyFloat_FromDouble(best)) == NULL) {
-                goto done;
-            }
             Py_ssize_t text_length = PyUnicode_GET_LENGTH(text);
-            PyObject *run = PyUnicode_Substring(text, start < text_length ? start : text_length,
-                                                end < text_length ? end : text_length);
-            if (run == NULL) {
-                goto done;
+            Py_ssize_t from = start < text_length ? start : text_length;
+            Py_ssize_t to = end < text_length ? end : text_length;
+            double score;
+            if (scorer != NULL) {
+                if (!made) {
+                    RF_String first_string = rf_view(quote, 0, size);
+                    if (!scorer->kwargs_init(&kwargs, no_kwargs)) {
+                        goto done;
+                    }
+                    if (!scorer->scorer_func_init(&kept, &kwargs, 1, &first_string)) {
+                        goto done;
+                    }
+                    made = true;
+                }
+                RF_String run = rf_view(text, from, to);
+                if (!kept.call.f64(&kept, &run, 1, best, 0.0, &score)) {
+                    goto done;
+                }
             }
-            PyObject *call[3] = {quote, run, best_object};
-            PyObject *scored = PyObject_Vectorcall(similarity, call, 2, score_cutoff_kwnames);
-            Py_DECREF(run);
-            if (scored == NULL) {
-                goto done;
-            }
-            double score = PyFloat_AsDouble(scored);
-            Py_DECREF(scored);
-            if (score == -1.0 && PyErr_Occurred()) {
-                goto done;
+            else {
+                if (best_object == NULL && (best_object = PyFloat_FromDouble(best)) == NULL) {
+                    goto done;
+                }
+                PyObject *run = PyUnicode_Substring(text, from, to);
+                if (run == NULL) {
+                    goto done;
+                }
+                PyObject *call[3] = {quote, run, best_object};
+                PyObject *scored = PyObject_Vectorcall(similarity, call, 2, score_cutoff_kwnames);
+                Py_DECREF(run);
+                if (scored == NULL) {
+                    goto done;
+                }
+                score = PyFloat_AsDouble(scored);
+                Py_DECREF(scored);
+                if (score == -1.0 && PyErr_Occurred()) {
+                    goto done;
+                }
             }
             if (score > best) {
                 best = score;
@@ -648,11 +797,95 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     result = Py_BuildValue("(dnnL)", best, best_first, best_last, best_length);
 done:
+    if (made && kept.dtor != NULL) {
+        kept.dtor(&kept);
+    }
+    if (kwargs.dtor != NULL) {
+        kwargs.dtor(&kwargs);
+    }
     Py_XDECREF(best_object);
     if (at != local) {
         PyMem_Free(at);
     }
     return result;
+}
+
+/* common_lengths(similarity, quote, texts): [similarity(quote, text) for text in texts], for
+ * rapidfuzz's LCSseq.similarity (or another of its scorers of an integer result), asked through
+ * its C scorer built once for the quote; None when similarity has no such scorer (the caller
+ * then asks rapidfuzz's process.extract). */
+static PyObject *
+common_lengths(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyUnicode_Check(args[1]) || !PyList_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "common_lengths(similarity, quote: str, texts: list)");
+        return NULL;
+    }
+    PyObject *quote = args[1], *texts = args[2];
+    uint32_t flags = 0;
+    const RF_Scorer *scorer = rf_scorer_of(
+        args[0], &seen_int, RF_SCORER_FLAG_RESULT_I64 | RF_SCORER_FLAG_RESULT_SIZE_T, &flags);
+    if (scorer == NULL) {
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(texts);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (!PyUnicode_Check(PyList_GET_ITEM(texts, i))) {
+            PyErr_SetString(PyExc_TypeError, "common_lengths: texts must be str");
+            return NULL;
+        }
+    }
+    PyObject *result = PyList_New(count);
+    if (result == NULL) {
+        return NULL;
+    }
+    RF_Kwargs kwargs = {NULL, NULL};
+    RF_ScorerFunc kept = {NULL, {NULL}, NULL};
+    bool made = false;
+    RF_String first = rf_view(quote, 0, PyUnicode_GET_LENGTH(quote));
+    if (!scorer->kwargs_init(&kwargs, no_kwargs)
+        || !(made = scorer->scorer_func_init(&kept, &kwargs, 1, &first))) {
+        goto failed;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        RF_String second = rf_view(text, 0, PyUnicode_GET_LENGTH(text));
+        PyObject *length;
+        if (flags & RF_SCORER_FLAG_RESULT_SIZE_T) {
+            size_t found = 0;
+            if (!kept.call.sizet(&kept, &second, 1, 0, 0, &found)) {
+                goto failed;
+            }
+            length = PyLong_FromSize_t(found);
+        }
+        else {
+            int64_t found = 0;
+            if (!kept.call.i64(&kept, &second, 1, 0, 0, &found)) {
+                goto failed;
+            }
+            length = PyLong_FromLongLong(found);
+        }
+        if (length == NULL) {
+            goto failed;
+        }
+        PyList_SET_ITEM(result, i, length);
+    }
+    if (kept.dtor != NULL) {
+        kept.dtor(&kept);
+    }
+    if (kwargs.dtor != NULL) {
+        kwargs.dtor(&kwargs);
+    }
+    return result;
+failed:
+    if (made && kept.dtor != NULL) {
+        kept.dtor(&kept);
+    }
+    if (kwargs.dtor != NULL) {
+        kwargs.dtor(&kwargs);
+    }
+    Py_DECREF(result);
+    return NULL;
 }
 
 static PyMethodDef quote_postings_methods[] = {
@@ -667,6 +900,10 @@ static PyMethodDef quote_postings_methods[] = {
      PyDoc_STR("best_run(similarity, quote, text, bounds, floor, common, margin): the first "
                "best run of sentences, (score, first, last, length) "
                "(quotes._python_best_run compiled).")},
+    {"common_lengths", (PyCFunction)(void (*)(void))common_lengths, METH_FASTCALL,
+     PyDoc_STR("common_lengths(similarity, quote, texts): similarity(quote, text) of each "
+               "text through rapidfuzz's C scorer of similarity built once; None when it has "
+               "none.")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -688,6 +925,9 @@ PyInit__quote_postings(void)
     }
     if (score_cutoff_kwnames == NULL
         && (score_cutoff_kwnames = Py_BuildValue("(s)", "score_cutoff")) == NULL) {
+        return NULL;
+    }
+    if (no_kwargs == NULL && (no_kwargs = PyDict_New()) == NULL) {
         return NULL;
     }
     return PyModule_Create(&quote_postings_module);

@@ -16,3 +16,6 @@ def best_run(
     common: int,
     margin: float,
 ) -> tuple[float, int, int, int]: ...
+def common_lengths(
+    similarity: Callable[..., int], quote: str, texts: list[str]
+) -> list[int] | None: ...

@@ -29,6 +29,7 @@ import math
 import sys
 from array import array
 from bisect import bisect_left
+from codecs import utf_32_le_decode, utf_32_le_encode
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -177,6 +178,14 @@ class _Runs:
     bounds: tuple[int, ...]  # where each sentence starts in text, then len(text)
 
 
+def _to_utf_32(text: str) -> bytes:
+    """text.encode("utf-32-le", "surrogatepass"), through the codec's own function: str.encode
+    and bytes.decode find a UTF-32-LE codec by name in the registry at every call (only UTF-8,
+    UTF-16 and UTF-32 with a byte order mark are looked up in C), and its decoder is a Python
+    function that calls `codecs.utf_32_le_decode`."""
+    return utf_32_le_encode(text, "surrogatepass")[0]
+
+
 @dataclass(frozen=True, slots=True)
 class _PackedTexts:
     """Texts packed in one string of UTF-32 bytes, each decoded when asked for: a kept index is
@@ -187,12 +196,14 @@ class _PackedTexts:
 
     @classmethod
     def pack(cls, texts: list[str]) -> _PackedTexts:
-        data = "".join(texts).encode("utf-32-le", "surrogatepass")
+        data = _to_utf_32("".join(texts))
         return cls(data, array("I", accumulate(map(len, texts), initial=0)))
 
     def __getitem__(self, index: int) -> str:
         at = self.starts
-        return self.data[4 * at[index] : 4 * at[index + 1]].decode("utf-32-le", "surrogatepass")
+        return utf_32_le_decode(
+            self.data[4 * at[index] : 4 * at[index + 1]], "surrogatepass", True
+        )[0]
 
     def to_plain(self) -> tuple[bytes, bytes]:
         return self.data, self.starts.tobytes()
@@ -664,7 +675,7 @@ def _idf_table(count: int) -> list[float]:
 def _gram_codes(text: str) -> dict[int, None]:
     """The codes of the distinct bigrams of text in the order they first occur (a set's order
     would change float sums, and so near-tied rankings, with PYTHONHASHSEED)."""
-    data = text.encode("utf-32-le", "surrogatepass")
+    data = _to_utf_32(text)
     even = len(data) // 8 * 8  # the bigrams from even places: characters 0-1, 2-3 …
     odd = (len(data) - 4) // 8 * 8 if data else 0  # and from odd ones: 1-2, 3-4 …
     from_even = memoryview(data[:even]).cast("Q")
@@ -678,14 +689,14 @@ def _gram_codes(text: str) -> dict[int, None]:
 def _gram_codes_of(bigrams: list[str]) -> memoryview:
     """The codes of bigrams, each of two characters (as `_gram_code`, in C): a view of 64-bit
     words, which the compiled walk reads without making an int of each."""
-    return memoryview("".join(bigrams).encode("utf-32-le", "surrogatepass")).cast("Q")
+    return memoryview(_to_utf_32("".join(bigrams))).cast("Q")
 
 
 def _gram_code(gram: str) -> int:
     """The code of a bigram (-1, which no bigram has, for a text of another length)."""
     if len(gram) != 2:
         return -1
-    return int.from_bytes(gram.encode("utf-32-le", "surrogatepass"), sys.byteorder)
+    return int.from_bytes(_to_utf_32(gram), sys.byteorder)
 
 
 def _best_runs(
@@ -729,10 +740,17 @@ def _common_lengths(quote: str, texts: list[str]) -> list[int]:
     """The length of the longest common subsequence of quote with each text, 0 for an empty
     quote: in one call, which builds the quote's bit-parallel table once (called text by text,
     rapidfuzz built the longer text's table, and cleared it, each time)."""
+    if not quote:
+        return [0] * len(texts)
+    if _quote_postings is not None:
+        # In C through rapidfuzz's scorer interface: the same table, without extract's results
+        # (a tuple each, sorted by score) to read back.
+        found = _quote_postings.common_lengths(LCSseq.similarity, quote, texts)
+        if found is not None:
+            return found
     common = [0] * len(texts)
-    if quote:
-        for _, length, place in process.extract(quote, texts, scorer=LCSseq.similarity, limit=None):
-            common[place] = length
+    for _, length, place in process.extract(quote, texts, scorer=LCSseq.similarity, limit=None):
+        common[place] = length
     return common
 
 

@@ -9,6 +9,7 @@ models put around a recitation ("商业银行法第五十四条规定如下", "�
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from textnorm import HALF_WIDTH, int_to_cn
@@ -71,6 +72,32 @@ def _fold_width(text: str) -> str:
     return text
 
 
+def _lowered_words(text: str) -> str:
+    """The alphanumeric characters of text (those that are not [\\W_]), in order, lowered."""
+    return _NOT_WORD.sub("", text).lower()
+
+
+def _holds_marker_char(text: str) -> bool:
+    return _MARKER_CHARS.search(text) is not None
+
+
+def _holds_decimal(text: str) -> bool:
+    return _DIGIT.search(text) is not None
+
+
+try:  # the steps compiled (verifier/_normalize.c, built by setup.py where it can be)
+    from verifier import _normalize
+except ImportError:  # pragma: no cover - a build without a C compiler: the Python steps
+    _normalize = None  # type: ignore[assignment]
+
+_fold: Callable[[str], str] = _fold_width if _normalize is None else _normalize.fold_width
+_words: Callable[[str], str] = _lowered_words if _normalize is None else _normalize.lowered_words
+_marker_char: Callable[[str], bool] = (
+    _holds_marker_char if _normalize is None else _normalize.holds_marker_char
+)
+_decimal: Callable[[str], bool] = _holds_decimal if _normalize is None else _normalize.holds_decimal
+
+
 def _arabic_to_cn(match: re.Match[str]) -> str:
     return int_to_cn(int(match.group()))
 
@@ -78,14 +105,14 @@ def _arabic_to_cn(match: re.Match[str]) -> str:
 @lru_cache(maxsize=65_536)
 def normalize_for_compare(text: str) -> str:
     """The comparison key of a text: its words only, numerals in Chinese, no markers."""
-    text = _fold_width(text)
+    text = _fold(text)
     if "<" in text:
         text = _MARKUP.sub("", text)
-    if _MARKER_CHARS.search(text):
+    if _marker_char(text):
         text = _ITEM_MARKERS.sub("", text)
-    if _DIGIT.search(text):
+    if _decimal(text):
         text = _ARABIC.sub(_arabic_to_cn, text)
-    return _NOT_WORD.sub("", text).lower()
+    return _words(text)
 
 
 def split_sentences(text: str) -> list[str]:

@@ -149,11 +149,15 @@ def test_dataclasses_from_kept_code_are_the_ones_dataclasses_makes(tmp_path: Pat
 
 
 def test_a_broken_code_file_is_replaced(tmp_path: Path) -> None:
-    """A kept code file that is not marshal, or holds no code, is compiled anew and rewritten."""
+    """A kept code file that is not marshal, or whose entries hold no code, is compiled anew
+    and rewritten."""
     plain = _describe("plain", tmp_path)
     _describe("kept", tmp_path)
     (path,) = tmp_path.glob("lexgate-code-*.marshal")
-    for junk in (b"\x00 not marshal", kept.marshal.dumps({"def f(): pass": "not code"})):
+    sources = list(kept.marshal.loads(path.read_bytes()))
+    # Each source's entry: not marshal, marshal of no code, no bytes at all.
+    junk_entries = [dict.fromkeys(sources, bad) for bad in (b"\x00", kept.marshal.dumps(5), "x")]
+    for junk in (b"\x00 not marshal", *map(kept.marshal.dumps, junk_entries)):
         path.write_bytes(junk)
         assert _describe("kept", tmp_path) == plain
         assert path.read_bytes() != junk

@@ -8,12 +8,14 @@ import json
 import sys
 from collections.abc import Iterable
 from datetime import date
+from itertools import accumulate
 from types import ModuleType
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rapidfuzz import process
 from rapidfuzz.distance import Indel, LCSseq
 
 import verifier
@@ -148,6 +150,57 @@ def test_random_runs_give_the_same_best_run(quote: str, sentences: list[str], fl
     runs = quotes._prepare("".join(sentence + "\n" for sentence in sentences))
     python_found, compiled_found = _both_runs(quote, runs, floor)
     assert compiled_found == python_found
+
+
+def _called_from_python(first: str, second: str, score_cutoff: float) -> float:
+    """Indel.normalized_similarity called as a Python function (no `_RF_Scorer` capsule): the
+    compiled run search calls it, as it called every similarity before it read the capsule."""
+    return Indel.normalized_similarity(first, second, score_cutoff=score_cutoff)
+
+
+# Characters of each width a str stores (1, 2 and 4 bytes), so that the quote and the text
+# are each of any of the three kinds, as the scorer's views of them are.
+_any_width = st.text(st.sampled_from("ab。的规定合同𠀀𠀁"), max_size=30)
+
+
+@needs_compiled
+@given(
+    _any_width,
+    st.lists(_any_width.filter(bool), max_size=8),
+    st.sampled_from([0.0, 0.3, quotes._floor(0.6), 0.999]),
+    st.booleans(),
+)
+def test_rapidfuzz_s_scorer_interface_scores_as_its_python_call(
+    quote: str, sentences: list[str], floor: float, bounded: bool
+) -> None:
+    """Given Indel.normalized_similarity, the compiled run search asks its C scorer (built once
+    for the quote, reading each run in place): the same (score, first, last, length) as when
+    it calls the function from Python for each run, over quotes and texts of every kind of str
+    (Latin-1, BMP and astral characters), with or without the LCS bound."""
+    assert compiled is not None
+    assert Indel.normalized_similarity._RF_Scorer is not None  # type: ignore[attr-defined]
+    text = "".join(sentences)
+    bounds = tuple([0, *accumulate(map(len, sentences))])
+    common = LCSseq.similarity(quote, text) if bounded else len(quote)
+    args = (quote, text, bounds, floor, common, quotes.BOUND_MARGIN)
+    found = compiled.best_run(Indel.normalized_similarity, *args)
+    assert found == compiled.best_run(_called_from_python, *args)
+    assert found == quotes._python_best_run(Indel.normalized_similarity, *args)
+
+
+@needs_compiled
+@given(_any_width, st.lists(_any_width, max_size=8))
+def test_the_common_lengths_are_those_extract_gives(quote: str, texts: list[str]) -> None:
+    """The compiled common lengths (LCSseq's C scorer built once for the quote) are the
+    lengths rapidfuzz's process.extract gives, text by text; a callable without the scorer
+    interface gets None (the caller then asks extract)."""
+    assert compiled is not None
+    expected = [0] * len(texts)
+    for _, length, place in process.extract(quote, texts, scorer=LCSseq.similarity, limit=None):
+        expected[place] = length
+    assert compiled.common_lengths(LCSseq.similarity, quote, texts) == expected
+    assert quotes._common_lengths(quote, texts) == (expected if quote else [0] * len(texts))
+    assert compiled.common_lengths(lambda first, second: 0, quote, texts) is None
 
 
 def _flzx_citations() -> list[tuple[str, str]]:

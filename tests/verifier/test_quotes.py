@@ -287,6 +287,17 @@ def test_bigram_codes_tell_bigrams_apart(text: str) -> None:
     assert len(set(quotes._gram_codes(text))) == len(bigrams)
 
 
+@given(st.lists(st.text(alphabet=st.sampled_from("应当规定𠀀a1\ud800\udfff"), max_size=12)))
+def test_packed_texts_are_the_utf_32_encoding(texts: list[str]) -> None:
+    """Texts packed and read back through the codec's own functions are the bytes and texts
+    str.encode and bytes.decode give (lone surrogates too, as surrogatepass lets them be)."""
+    packed = quotes._PackedTexts.pack(texts)
+    assert packed.data == "".join(texts).encode("utf-32-le", "surrogatepass")
+    assert [packed[i] for i in range(len(texts))] == texts
+    for text in texts:
+        assert quotes._to_utf_32(text) == text.encode("utf-32-le", "surrogatepass")
+
+
 def _first_best_run(quote: str, article: str) -> tuple[float, int, int]:
     """Every run of consecutive sentences scored: the first of the highest (score, first, last)."""
     runs = quotes._prepare(article)
