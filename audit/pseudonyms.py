@@ -8,7 +8,7 @@ compute one, and without the mapping store nobody can turn one back into the id.
 
 from __future__ import annotations
 
-import hashlib
+import hmac
 import re
 from pathlib import Path
 
@@ -20,9 +20,6 @@ from audit.private_files import SecretHolder
 MESSAGE_PREFIX = b"lexgate-pseudonym-v1\x00"
 DIGEST_HEX_CHARS = 32  # 128 bits: no collision among any realistic number of ids
 MIN_SECRET_BYTES = 16
-_BLOCK = 64  # SHA-256's block: HMAC's key is padded (or first hashed) to it
-_INNER_PAD = bytes(byte ^ 0x36 for byte in range(256))
-_OUTER_PAD = bytes(byte ^ 0x5C for byte in range(256))
 _KIND_RE = re.compile(r"[a-z]{2,16}")
 _KEY_ID_RE = re.compile(r"[a-z0-9]{1,16}")
 _PSEUDONYM_RE = re.compile(rf"([a-z]{{2,16}})_([a-z0-9]{{1,16}})_([0-9a-f]{{{DIGEST_HEX_CHARS}}})")
@@ -31,7 +28,7 @@ _PSEUDONYM_RE = re.compile(rf"([a-z]{{2,16}})_([a-z0-9]{{1,16}})_([0-9a-f]{{{DIG
 class Pseudonymizer(SecretHolder):
     """Turns (kind, raw id) into a stable pseudonym; its repr never shows the secret."""
 
-    __slots__ = ("_inner", "_outer", "_secret", "key_id")
+    __slots__ = ("_keyed", "_secret", "key_id")
 
     def __init__(self, secret: bytes, key_id: str) -> None:
         if len(secret) < MIN_SECRET_BYTES:
@@ -40,12 +37,9 @@ class Pseudonymizer(SecretHolder):
             raise PseudonymError(f"key id must be 1-16 of a-z, 0-9: {key_id!r}")
         self._secret = bytes(secret)
         self.key_id = key_id
-        # HMAC-SHA256 (RFC 2104) with its two keyed states made once: each pseudonym copies
-        # them, where a one-shot HMAC sets up OpenSSL's MAC and hashes the padded key twice.
-        key = self._secret if len(self._secret) <= _BLOCK else hashlib.sha256(self._secret).digest()
-        key = key.ljust(_BLOCK, b"\x00")
-        self._inner = hashlib.sha256(key.translate(_INNER_PAD))
-        self._outer = hashlib.sha256(key.translate(_OUTER_PAD))
+        # HMAC-SHA256 keyed once: each pseudonym copies the keyed state (`hmac.HMAC.copy`),
+        # where a one-shot `hmac.digest` sets up OpenSSL's MAC and hashes the key again.
+        self._keyed = hmac.new(self._secret, digestmod="sha256")
 
     def __repr__(self) -> str:
         return f"Pseudonymizer(key_id={self.key_id!r}, secret=<hidden>)"
@@ -63,11 +57,9 @@ class Pseudonymizer(SecretHolder):
             raise PseudonymError("an empty id has no pseudonym")
         # kind holds no NUL, so kind NUL raw_id reads back one way only.
         message = MESSAGE_PREFIX + kind.encode() + b"\x00" + raw_id.encode("utf-8")
-        inner = self._inner.copy()
-        inner.update(message)
-        outer = self._outer.copy()
-        outer.update(inner.digest())
-        digest = outer.hexdigest()
+        mac = self._keyed.copy()
+        mac.update(message)
+        digest = mac.hexdigest()
         return f"{kind}_{self.key_id}_{digest[:DIGEST_HEX_CHARS]}"
 
 
