@@ -43,10 +43,13 @@ _FIRST_END_OR_SIGN_RE = kept_pattern(
     r"[。！？!?：:（(](?:(?<=[。！？!?：:])|(?<=[（(])[一二三四五六七八九十]{1,3}[）)])"
 )
 _OPEN_QUOTES = {"“": "”", '"': '"', "「": "」", "『": "』", "‘": "’"}
-# Text straight after the number that is the answer's own words, not the article's.
-_NOT_CONTENT_RE = kept_pattern(
-    r"(?:的|等|中|和|及|与|或|也|都|则|所|之|关于|是|就|还|并|才|来|里|内|"
-    r"即|进行|作出|相关|有关|规定|提到|指出|明确|要求|来看|而言|可知|可以看出|[第、，,。；;：:！？!?）)】\]”\"'])"
+# Text straight after the number that is the answer's own words, not the article's (tested
+# with str.startswith: what a pattern of these words would match at the start).
+_NOT_CONTENT = (
+    *("的", "等", "中", "和", "及", "与", "或", "也", "都", "则", "所", "之", "关于", "是", "就"),
+    *("还", "并", "才", "来", "里", "内", "即", "进行", "作出", "相关", "有关", "规定", "提到"),
+    *("指出", "明确", "要求", "来看", "而言", "可知", "可以看出"),
+    *"第、，,。；;：:！？!?）)】]”\"'",
 )
 _HEADING_RE = kept_pattern(
     r"(?:【[^】\n]{1,40}】|\[[^\]\n]{1,40}\]|[\u4e00-\u9fff、]{2,20}罪[：:])[ \t\u3000\xa0,，:：]*"
@@ -138,6 +141,18 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
     answer's instruction, not the article's text. After "，" a recitation is one sentence
     unless it lists items or holds a colon (…下列情形之一的：(一)…).
     """
+    span = _quote_span(text, after, limit, cited_at, _QUOTE_WORD_LISTS)
+    if span is None:
+        return None
+    start, end = span
+    return new_span(Quote, text[start:end], start, end)
+
+
+def _python_quote_span(
+    text: str, after: int, limit: int, cited_at: int | None, *words: tuple[str, ...]
+) -> tuple[int, int] | None:
+    """(start, end) of find_quote's content, or None (the word lists, which the compiled
+    finder reads, are this module's own)."""
     start, verb, mark = _lead(text, after)
     if start >= limit or start >= len(text):
         return None
@@ -145,13 +160,13 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
     if first in _OPEN_QUOTES and (mark or verb or start == after):
         close = _closing(text, start, len(text))
         if close is not None and close > start + 1:
-            return new_span(Quote, text[start + 1 : close], start + 1, close)
+            return start + 1, close
         start += 1
         first = text[start : start + 1]
     elif not mark and (
         verb
         or "\n" in text[after:start]
-        or _NOT_CONTENT_RE.match(text, start)
+        or text.startswith(_NOT_CONTENT, start)
         or (
             cited_at is not None
             and text.endswith(_APPLYING, cited_at - 2 if cited_at > 2 else 0, cited_at)
@@ -201,7 +216,7 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
     content = text[start:end].rstrip(_TRAILING)  # the marks and spacing at its end left out
     if len(content) < 2:
         return None
-    return new_span(Quote, content, start, start + len(content))
+    return start, start + len(content)
 
 
 def _first_sentence_end(text: str, start: int, end: int) -> int | None:
@@ -289,6 +304,12 @@ _comment: Callable[..., tuple[int, int] | None] = (
 )
 _lead: Callable[[str, int], tuple[int, bool, str]] = (
     _python_lead if _quote_bounds is None else _quote_bounds.lead
+)
+# The words the compiled quote finder reads (_COMMENT_WORD_LISTS and the lists above), in
+# _quote_bounds.c's order.
+_QUOTE_WORD_LISTS = (_ANSWER_VOICE, _INSTRUCTION, _APPLYING, _NOT_CONTENT, *_COMMENT_WORD_LISTS)
+_quote_span: Callable[..., tuple[int, int] | None] = (
+    _python_quote_span if _quote_bounds is None else _quote_bounds.quote_span
 )
 _claim_bounds: Callable[[str, int, int], tuple[int, int]] = (
     _python_claim_bounds if _quote_bounds is None else _quote_bounds.claim_bounds
