@@ -1,0 +1,267 @@
+"""The compiled quote finder (extractor/_quote_bounds.c: quote_span) gives the span the Python
+find_quote gives, with the patterns alone (the module blocked): on random texts of the
+characters that matter, over every find_quote call extract makes on the eval answers, and on
+real forms; without the module, find_quote is the Python one."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import lzma
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import extractor
+from extractor import Lexicon, context, extract, quotes
+from tests.conftest import SHARED_DIR
+
+compiled = quotes._quote_bounds
+needs_compiled = pytest.mark.skipif(compiled is None, reason="built without a C compiler")
+WORDS = quotes._QUOTE_WORD_LISTS
+
+
+@contextmanager
+def _module_blocked() -> Iterator[None]:
+    """Importing extractor._quote_bounds fails within (as where it is not built)."""
+    saved = sys.modules.get("extractor._quote_bounds")
+    had = hasattr(extractor, "_quote_bounds")
+    attribute = getattr(extractor, "_quote_bounds", None)
+    sys.modules["extractor._quote_bounds"] = None  # type: ignore[assignment]
+    if had:
+        delattr(extractor, "_quote_bounds")
+    try:
+        yield
+    finally:
+        if saved is None:
+            sys.modules.pop("extractor._quote_bounds", None)
+        else:
+            sys.modules["extractor._quote_bounds"] = saved
+        if had:
+            extractor._quote_bounds = attribute  # type: ignore[attr-defined]
+
+
+def _plain_quotes() -> ModuleType:
+    """A fresh copy of extractor.quotes imported without the compiled module: the patterns."""
+    spec = importlib.util.spec_from_file_location("quotes_plain_span", quotes.__file__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    with _module_blocked():
+        spec.loader.exec_module(module)
+    assert module._quote_bounds is None
+    return module
+
+
+plain = _plain_quotes()
+
+
+def _python_span(
+    text: str, after: int, limit: int, cited_at: int | None
+) -> tuple[int, int] | None:
+    """find_quote's span as the patterns alone give it."""
+    return plain._python_quote_span(text, after, limit, cited_at)  # type: ignore[no-any-return]
+
+
+def test_the_plain_copy_is_the_patterns() -> None:
+    assert plain._quote_span is plain._python_quote_span
+    assert plain._lead is plain._python_lead
+    assert plain._comment is plain._python_comment
+    assert plain._sentence_start is plain._python_sentence_start
+
+
+@needs_compiled
+def test_the_constants_are_the_pythons() -> None:
+    """What the C states itself is extractor.quotes's."""
+    assert compiled is not None
+    assert compiled.MAX_QUOTE == quotes.MAX_QUOTE
+    assert compiled.MAX_CLAIM_SIDE == quotes.MAX_CLAIM_SIDE
+    assert compiled.COMMENT_REACH == quotes._COMMENT_REACH
+    opens = compiled.OPEN_QUOTES
+    assert dict(zip(opens[::2], opens[1::2], strict=True)) == quotes._OPEN_QUOTES
+    assert compiled.SENTENCE_ENDS == quotes._SENTENCE_ENDS
+    assert compiled.TRAILING == quotes._TRAILING
+    assert compiled.LIST_LINE_FIRST == quotes._LIST_LINE_FIRST
+
+
+def test_the_word_lists_are_in_the_c_order() -> None:
+    """quote_span reads the lists by place (_quote_bounds.c's enum)."""
+    assert WORDS == (
+        quotes._ANSWER_VOICE,
+        quotes._INSTRUCTION,
+        quotes._APPLYING,
+        quotes._NOT_CONTENT,
+        *quotes._COMMENT_WORD_LISTS,
+    )
+
+
+# The characters that matter and the words of the lists, next to plain Han and long runs (a
+# heading holds at most 20 or 40 characters, a quote MAX_QUOTE = 5000).
+_PIECES = [
+    *("“", "”", '"', "「", "」", "『", "』", "‘", "’", "：", ":", "，", ",", "。", "！", "？"),
+    *("!", "?", "；", ";", "\n", "\n\n", " ", "\t", "\u3000", "\xa0", "【", "】", "[", "]"),
+    *("罪", "盗窃罪", "1", "12", "123", "３", "٣", ".", "．", "、", "一", "二", "三", "十"),
+    *("（", "）", "(", ")", "（一）", "1. ", "<eoa>", "<", ">", "<br/>", "</p>", "<b>", "e"),
+    *("劳动", "合同", "法", "第三条", "甲" * 19, "乙" * 39, "丙" * 2499),
+    *("的", "之", "相关", "也", "明确", "中", "规定", "规定了", "规定如下", "指出", "如下", "了"),
+    *quotes._ANSWER_VOICE,
+    *quotes._APPLYING,
+    *(word for word in quotes._NOT_CONTENT if len(word) > 1),
+    *quotes._COMMENT_WORD_LISTS[0],
+    *quotes._COMMENT_WORD_LISTS[2],
+]
+_texts = st.lists(st.sampled_from(_PIECES), max_size=40).map("".join)
+
+
+@needs_compiled
+@given(_texts, st.data())
+def test_compiled_span_is_the_patterns(text: str, data: st.DataObject) -> None:
+    assert compiled is not None
+    after = data.draw(st.integers(0, len(text) + 1), label="after")
+    limit = data.draw(st.integers(-1, len(text) + 2), label="limit")
+    cited_at = data.draw(st.none() | st.integers(0, len(text) + 1), label="cited_at")
+    span = compiled.quote_span(text, after, limit, cited_at, WORDS)
+    assert span == _python_span(text, after, limit, cited_at)
+    assert span == quotes._python_quote_span(text, after, limit, cited_at)
+
+
+_LEADS = ["根据", "按照", "依照", "遵照", "依据", "", "\n"]
+
+
+@needs_compiled
+@given(st.sampled_from(_LEADS), _texts, st.data())
+def test_compiled_span_after_a_citation(lead: str, rest: str, data: st.DataObject) -> None:
+    """Where find_quote is called: right after a citation, the lead word before it."""
+    assert compiled is not None
+    text = f"{lead}《劳动法》第三条{rest}"
+    after = len(lead) + 8
+    limit = data.draw(st.integers(after, len(text) + 1), label="limit")
+    cited_at = data.draw(st.sampled_from([None, len(lead), 0]), label="cited_at")
+    span = compiled.quote_span(text, after, limit, cited_at, WORDS)
+    assert span == _python_span(text, after, limit, cited_at)
+
+
+def _answers(name: str) -> list[str]:
+    path = SHARED_DIR / "eval" / name
+    opened = lzma.open(path, "rt", encoding="utf-8") if name.endswith(".xz") else path.open(
+        encoding="utf-8"
+    )
+    with opened as lines:
+        return [json.loads(line)["answer"] for line in lines]
+
+
+def _calls(answers: list[str], lexicon: Lexicon) -> list[tuple[str, int, int, int | None]]:
+    """The arguments of every find_quote call extract makes over `answers`."""
+    calls: list[tuple[str, int, int, int | None]] = []
+    real = context.find_quote
+
+    def recording(text: str, after: int, limit: int, cited_at: int | None = None) -> object:
+        calls.append((text, after, limit, cited_at))
+        return real(text, after, limit, cited_at)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(context, "find_quote", recording)
+        for answer in answers:
+            extract(answer)
+            extract(answer, lexicon)
+    return calls
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    ("name", "every"),
+    [
+        ("flzx_dev_answers.jsonl", 1),
+        ("quote_dev.jsonl", 1),
+        ("claim_support_dev.jsonl", 1),
+        ("lb32_dev_answers.jsonl.xz", 8),  # 2,000 of the 16,000 (all: by hand, the same)
+    ],
+)
+def test_compiled_span_over_real_answers(name: str, every: int, lexicon: Lexicon) -> None:
+    """Every find_quote call of extract (without and with a lexicon) gives the same span."""
+    assert compiled is not None
+    calls = _calls(_answers(name)[::every], lexicon)
+    spans = [compiled.quote_span(*call, WORDS) for call in calls]
+    assert spans == [_python_span(*call) for call in calls]
+    assert len(calls) > 1000
+    assert sum(span is not None for span in spans) > len(calls) // 2
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("《劳动法》第三条规定：“劳动者享有平等就业的权利。”因此", "劳动者享有平等就业的权利。"),
+        ("《劳动法》第三条规定：“他说“不”就算了”。", "他说“不”就算了"),
+        ("《劳动法》第三条规定：“”劳动者享有权利。", "”劳动者享有权利"),  # an empty quote
+        ("《刑法》第二百六十四条【盗窃罪】盗窃公私财物，数额较大的", "盗窃公私财物，数额较大的"),
+        ("《刑法》第二百六十四条：【盗窃罪】盗窃公私财物。因此您", "盗窃公私财物"),
+        ("《刑法》第二百六十四条：盗窃罪：盗窃公私财物。\n\n您", "盗窃公私财物"),
+        ("《劳动法》第三条，劳动者享有权利。用人单位应当", "劳动者享有权利"),
+        ("《劳动法》第三条，您可以申请仲裁。", None),
+        ("《劳动法》第三条规定，有下列情形之一的：（一）严重违纪。（二）失职", "有下列情形之一的：（一）严重违纪"),
+        ("《劳动法》第三条 经济补偿按工作年限支付。<eoa>", "经济补偿按工作年限支付"),
+        ("《劳动法》第三条的规定，劳动者", "劳动者"),
+        ("《劳动法》第三条中规定", None),
+        ("《劳动法》第三条第一款规定", None),
+        ("按照《劳动法》第三条，办理手续。", None),
+        ("依照《劳动法》第三条解除合同的，应当", None),
+        ("根据《劳动法》第三条，劳动者享有权利。", "劳动者享有权利"),
+    ],
+)
+def test_quotes_of_real_forms(text: str, quote: str | None) -> None:
+    after = text.index("条") + 1
+    cited_at = text.index("《")
+    span = _python_span(text, after, len(text), cited_at)
+    assert compiled is not None
+    assert compiled.quote_span(text, after, len(text), cited_at, WORDS) == span
+    found = quotes.find_quote(text, after, len(text), cited_at)
+    if quote is None:
+        assert found is None and span is None
+    else:
+        assert found is not None and found.text == quote == text[found.start : found.end]
+        assert span == (found.start, found.end)
+
+
+@needs_compiled
+def test_the_list_runs_on_after_a_colon() -> None:
+    """A lead-in ending in a colon, then numbered lines after blank lines: one recitation."""
+    text = "《劳动法》第三条：有下列情形之一的：\n\n1. 严重违纪；\n\n2. 失职\n\n因此您"
+    found = quotes.find_quote(text, 8, len(text), 0)
+    assert found is not None and found.text == "有下列情形之一的：\n\n1. 严重违纪；\n\n2. 失职"
+    unicode_digits = text.replace("1.", "١.").replace("2.", "٢.")  # \d: str.isdecimal
+    assert compiled is not None
+    span = compiled.quote_span(unicode_digits, 8, len(text), 0, WORDS)
+    assert span == (found.start, found.end) == _python_span(unicode_digits, 8, len(text), 0)
+
+
+@needs_compiled
+def test_bad_arguments_are_refused() -> None:
+    assert compiled is not None
+    with pytest.raises(TypeError):
+        compiled.quote_span(b"abc", 0, 3, None, WORDS)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        compiled.quote_span("abc", 0, 3, None)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        compiled.quote_span("abc", 0, 3, None, WORDS[:6])
+    with pytest.raises(TypeError):
+        compiled.quote_span("abc", 0, 3, None, (*WORDS[:6], ("a", 1)))
+    with pytest.raises(ValueError):
+        compiled.quote_span("abc", -1, 3, None, WORDS)
+    with pytest.raises(ValueError):
+        compiled.quote_span("abc", 0, 3, -1, WORDS)
+    assert compiled.quote_span("第三条：劳动者", 3, 7, None, WORDS) == (4, 7)  # still works
+
+
+def test_without_the_module_find_quote_is_pythons(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The module blocked: find_quote runs _python_quote_span and finds the same quotes."""
+    answers = _answers("quote_dev.jsonl")
+    found = [[citation.to_json() for citation in extract(answer)] for answer in answers]
+    monkeypatch.setattr(context, "find_quote", plain.find_quote)
+    assert [[citation.to_json() for citation in extract(answer)] for answer in answers] == found
+    assert sum(citation["quote"] is not None for cited in found for citation in cited) > 500
