@@ -9,3 +9,18 @@ def comment(
     comma_words: tuple[str, ...],
     prompt_words: tuple[str, ...],
 ) -> tuple[int, int] | None: ...
+def quote_span(
+    text: str,
+    after: int,
+    limit: int,
+    cited_at: int | None,
+    word_lists: tuple[tuple[str, ...], ...],
+) -> tuple[int, int] | None: ...
+
+MAX_QUOTE: int
+MAX_CLAIM_SIDE: int
+COMMENT_REACH: int
+OPEN_QUOTES: str
+SENTENCE_ENDS: str
+TRAILING: str
+LIST_LINE_FIRST: str

@@ -11,11 +11,10 @@ import lzma
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from types import ModuleType
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import extractor
@@ -61,9 +60,7 @@ def _plain_quotes() -> ModuleType:
 plain = _plain_quotes()
 
 
-def _python_span(
-    text: str, after: int, limit: int, cited_at: int | None
-) -> tuple[int, int] | None:
+def _python_span(text: str, after: int, limit: int, cited_at: int | None) -> tuple[int, int] | None:
     """find_quote's span as the patterns alone give it."""
     return plain._python_quote_span(text, after, limit, cited_at)  # type: ignore[no-any-return]
 
@@ -91,13 +88,13 @@ def test_the_constants_are_the_pythons() -> None:
 
 def test_the_word_lists_are_in_the_c_order() -> None:
     """quote_span reads the lists by place (_quote_bounds.c's enum)."""
-    assert WORDS == (
+    assert (
         quotes._ANSWER_VOICE,
         quotes._INSTRUCTION,
         quotes._APPLYING,
         quotes._NOT_CONTENT,
         *quotes._COMMENT_WORD_LISTS,
-    )
+    ) == quotes._QUOTE_WORD_LISTS
 
 
 # The characters that matter and the words of the lists, next to plain Han and long runs (a
@@ -130,29 +127,105 @@ def test_compiled_span_is_the_patterns(text: str, data: st.DataObject) -> None:
     assert span == quotes._python_quote_span(text, after, limit, cited_at)
 
 
-_LEADS = ["根据", "按照", "依照", "遵照", "依据", "", "\n"]
+# A citation, the words before it, a lead-in, what may open the content and the content: the
+# forms find_quote tells apart, and the marks, words and lines inside a recitation.
+_BEFORE = ["根据", "按照", "依照", "遵照", "依据", "", "\n"]
+_LEAD_INS = [
+    *("", "规定：", "规定，", "：", "，", " ", "规定", "的规定，", "中规定：", "明确规定如下：\n"),
+    *("，规定", "\n", "的", "等", "第一款", "】", "规定:\n\n"),
+]
+_OPENERS = [
+    *("", "“", "「", '"', "『", "‘", "【盗窃罪】", "盗窃罪：", "窃罪：", "罪：", "[注] ", "【】"),
+    *("【" + "乙" * 40 + "】", "[" + "乙" * 41 + "]", "甲" * 19 + "罪：", "甲" * 20 + "罪:"),
+    *("您", "如果您", "因此", "1. ", "（一）", "一、", "١. ", "12．", "123. "),
+]
+_BODY = [
+    *("“", "”", '"', "「", "」", "『", "』", "‘", "’", "。", "！", "？", "!", "?", "；", ";"),
+    *("，", ",", "：", ":", "（一）", "(二)", "（十一）", "（", "\n", "\n\n", "\n \n", "1. "),
+    *("12、", "123. ", "١. ", "1.5", "一、", " ", "\u3000", "因此", "所以", "您可以", "综上"),
+    *("请回答", "<eoa>", "<span title='", "'>", "<br/>", "劳动者享有权利", "法", "x" * 10),
+    "丙" * 4990,
+]
+_bodies = st.lists(st.sampled_from(_BODY), max_size=30).map("".join)
 
 
 @needs_compiled
-@given(st.sampled_from(_LEADS), _texts, st.data())
-def test_compiled_span_after_a_citation(lead: str, rest: str, data: st.DataObject) -> None:
-    """Where find_quote is called: right after a citation, the lead word before it."""
+@settings(max_examples=400)
+@given(
+    st.sampled_from(_BEFORE),
+    st.sampled_from(_LEAD_INS),
+    st.sampled_from(_OPENERS),
+    _bodies,
+    st.data(),
+)
+def test_compiled_span_after_a_citation(
+    before: str, lead_in: str, opener: str, body: str, data: st.DataObject
+) -> None:
+    """Where find_quote is called: right after a citation, the words before it tested."""
     assert compiled is not None
-    text = f"{lead}《劳动法》第三条{rest}"
-    after = len(lead) + 8
-    limit = data.draw(st.integers(after, len(text) + 1), label="limit")
-    cited_at = data.draw(st.sampled_from([None, len(lead), 0]), label="cited_at")
+    text = f"{before}《劳动法》第三条{lead_in}{opener}{body}"
+    after = len(before) + 8
+    limit = data.draw(st.sampled_from([len(text)]) | st.integers(after, len(text) + 1))
+    cited_at = data.draw(st.sampled_from([len(before), None, 0]), label="cited_at")
     span = compiled.quote_span(text, after, limit, cited_at, WORDS)
     assert span == _python_span(text, after, limit, cited_at)
 
 
+# Quote marks, nested and not, with little between them.
+_QUOTED = ["“", "”", "「", "」", "『", "』", "‘", "’", '"', "法", "。", "\n", "：", "，"]
+
+
+@needs_compiled
+@settings(max_examples=300)
+@given(
+    st.sampled_from(["规定：", "", "规定", "，"]), st.lists(st.sampled_from(_QUOTED), max_size=16)
+)
+def test_compiled_quote_marks_are_the_patterns(lead_in: str, body: list[str]) -> None:
+    """Which mark closes a quote (nested ones counted) and what is read when none does."""
+    assert compiled is not None
+    text = f"《劳动法》第三条{lead_in}{''.join(body)}"
+    assert compiled.quote_span(text, 8, len(text), 0, WORDS) == _python_span(text, 8, len(text), 0)
+
+
+# After "，": sentence ends, recital signs and their pieces, comments and tags near them.
+_AFTER_COMMA = [
+    *("。", "！", "?", "：", ":", "（一）", "(二)", "（十一）", "（", "）", "(", ")", "一", "三"),
+    *("十", "法", "因此", "，", "，因此", "<b x='。'>", "<b title='", "'>", "x" * 9, "\n"),
+]
+
+
+@needs_compiled
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_AFTER_COMMA), max_size=16))
+def test_compiled_sentence_after_a_comma_is_the_patterns(body: list[str]) -> None:
+    """After "，" one sentence, unless a recital sign comes before its end."""
+    assert compiled is not None
+    text = f"《劳动法》第三条，{''.join(body)}"
+    assert compiled.quote_span(text, 8, len(text), 0, WORDS) == _python_span(text, 8, len(text), 0)
+
+
+@needs_compiled
+@pytest.mark.parametrize("length", [4999, 5000, 5001, 6000])
+def test_a_quote_stops_after_max_quote(length: int) -> None:
+    """A recitation holds at most MAX_QUOTE characters; a quote mark closes within them."""
+    assert compiled is not None
+    text = "《劳动法》第三条规定：" + "法" * length
+    assert compiled.quote_span(text, 8, len(text), 0, WORDS) == (11, 11 + min(length, 5000))
+    assert _python_span(text, 8, len(text), 0) == (11, 11 + min(length, 5000))
+    quoted = "《劳动法》第三条规定：“" + "法" * length + "”"
+    span = (12, 12 + length) if length < 5000 else (12, 12 + 5000)  # unclosed: read on
+    assert compiled.quote_span(quoted, 8, len(quoted), 0, WORDS) == span
+    assert _python_span(quoted, 8, len(quoted), 0) == span
+
+
 def _answers(name: str) -> list[str]:
     path = SHARED_DIR / "eval" / name
-    opened = lzma.open(path, "rt", encoding="utf-8") if name.endswith(".xz") else path.open(
-        encoding="utf-8"
-    )
-    with opened as lines:
-        return [json.loads(line)["answer"] for line in lines]
+    if name.endswith(".xz"):
+        with lzma.open(path, "rt", encoding="utf-8") as packed:
+            lines = packed.read().splitlines()
+    else:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line)["answer"] for line in lines]
 
 
 def _calls(answers: list[str], lexicon: Lexicon) -> list[tuple[str, int, int, int | None]]:
@@ -204,7 +277,10 @@ def test_compiled_span_over_real_answers(name: str, every: int, lexicon: Lexicon
         ("《刑法》第二百六十四条：盗窃罪：盗窃公私财物。\n\n您", "盗窃公私财物"),
         ("《劳动法》第三条，劳动者享有权利。用人单位应当", "劳动者享有权利"),
         ("《劳动法》第三条，您可以申请仲裁。", None),
-        ("《劳动法》第三条规定，有下列情形之一的：（一）严重违纪。（二）失职", "有下列情形之一的：（一）严重违纪"),
+        (
+            "《劳动法》第三条规定，有下列情形之一的：（一）严重违纪。（二）失职",
+            "有下列情形之一的：（一）严重违纪",
+        ),
         ("《劳动法》第三条 经济补偿按工作年限支付。<eoa>", "经济补偿按工作年限支付"),
         ("《劳动法》第三条的规定，劳动者", "劳动者"),
         ("《劳动法》第三条中规定", None),
@@ -212,6 +288,18 @@ def test_compiled_span_over_real_answers(name: str, every: int, lexicon: Lexicon
         ("按照《劳动法》第三条，办理手续。", None),
         ("依照《劳动法》第三条解除合同的，应当", None),
         ("根据《劳动法》第三条，劳动者享有权利。", "劳动者享有权利"),
+        ("《劳动法》第三条“劳动者享有权利”", "劳动者享有权利"),  # the quote right after it
+        (
+            "《劳动法》第三条，劳动者<b title='。" + "x" * 18 + "'>享有",
+            "劳动者",
+        ),  # a tag 21 past its 。
+        ("《劳动法》第三条：有下列情形之一的；\n\n1. 严重违纪。因此", "有下列情形之一的"),
+        ("《劳动法》第三条：有下列情形之一的：\n\n123. 严重违纪。因此", "有下列情形之一的："),
+        (
+            "《劳动法》第三条：有下列情形之一的：\n\n12. 严重违纪。因此",
+            "有下列情形之一的：\n\n12. 严重违纪",
+        ),
+        ("《刑法》第二百六十四条窃罪：盗窃公私财物", "窃罪：盗窃公私财物"),
     ],
 )
 def test_quotes_of_real_forms(text: str, quote: str | None) -> None:

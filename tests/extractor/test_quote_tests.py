@@ -23,6 +23,10 @@ _texts = st.lists(st.sampled_from(_PIECES), max_size=60).map("".join)
 _ANSWER_VOICE_RE = re.compile(r"如果您|如果你|您|你|我|因此|所以|建议")
 _INSTRUCTION_RE = re.compile(r"(?:按照|依照|遵照)$")
 _APPLYING_RE = re.compile(r"(?:按照|依照|遵照|依据|根据)$")
+_NOT_CONTENT_RE = re.compile(
+    r"(?:的|等|中|和|及|与|或|也|都|则|所|之|关于|是|就|还|并|才|来|里|内|"
+    r"即|进行|作出|相关|有关|规定|提到|指出|明确|要求|来看|而言|可知|可以看出|[第、，,。；;：:！？!?）)】\]”\"'])"
+)
 _RECITAL_SIGNS_RE = re.compile(r"[：:]|[（(][一二三四五六七八九十]{1,3}[）)]")
 
 
@@ -38,6 +42,17 @@ def test_word_tests_match_their_patterns(text: str, data: st.DataObject) -> None
     assert text.endswith(quotes._APPLYING, window, at) == bool(
         _APPLYING_RE.search(text, window, at)
     )
+
+
+# The words after the number that are the answer's own, pieces of them, and what is not one.
+_NOT_CONTENT_PIECES = [*quotes._NOT_CONTENT, "可以", "可", "关", "进", "来", "x", "【", "[", "“"]
+
+
+@given(st.lists(st.sampled_from(_NOT_CONTENT_PIECES), max_size=4).map("".join), st.data())
+def test_not_content_words_match_their_pattern(text: str, data: st.DataObject) -> None:
+    """str.startswith over _NOT_CONTENT agrees with the pattern it stands for."""
+    at = data.draw(st.integers(0, len(text)))
+    assert text.startswith(quotes._NOT_CONTENT, at) == bool(_NOT_CONTENT_RE.match(text, at))
 
 
 _SENTENCE_END_RE = re.compile(r"[。！？!?]")
