@@ -1,14 +1,19 @@
 /* Where a quote and a claim start and end, compiled: `extractor.quotes`'s `_python_lead`,
  * `_python_comment`, `_python_sentence_start` and `_python_claim_bounds`, which find them with
  * regular expressions (_LEAD_RE, _COMMENT_RE, _CLAIM_BODY_RE, _CLAIM_TO_END_RE), step for step
- * in C.
+ * in C; and `quote_span`, the whole of `_python_quote_span` (find_quote without the Quote made):
+ * the lead-in, the closing quote mark, the word tests, the heading (_HEADING_RE), the first
+ * sentence end (_FIRST_END_OR_SIGN_RE), the comments and list lines (_LIST_LINE_RE) and the
+ * cut, in its order.
  *
  * The engine tests a character set through a function call per character (about 50
  * instructions a character of the answers) and sets up its state, its match object and the
  * groups at every call; here a character is a switch or a comparison. Each function reads the
  * text where its bounds say, nothing else, and makes no object but its result. The pattern's
  * alternatives are tried in the pattern's order, and where the pattern is possessive (or cannot
- * give anything back to a match) the first way through is the match, as here.
+ * give anything back to a match) the first way through is the match, as here. The word lists
+ * are the Python's, passed in; the numbers and character sets are stated here and held by the
+ * module (MAX_QUOTE, TRAILING …) for the test that they are the Python's.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -105,15 +110,11 @@ sentence_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(at);
 }
 
-/* claim_bounds(text, start, end): (left, right) of the claim around text[start:end]. */
-static PyObject *
-claim_bounds(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* (left, right) of the claim around text[start:end] (bounds within the text, start <= end). */
+static void
+find_claim_bounds(PyObject *text, Py_ssize_t start, Py_ssize_t end, Py_ssize_t *found_left,
+                  Py_ssize_t *found_right)
 {
-    PyObject *text;
-    Py_ssize_t start, end;
-    if (read_args(args, nargs, "claim_bounds", &text, &start, &end) < 0) {
-        return NULL;
-    }
     Py_ssize_t size = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
@@ -136,6 +137,20 @@ claim_bounds(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     while (left < right && spacing(PyUnicode_READ(kind, data, left))) {
         left++;
     }
+    *found_left = left;
+    *found_right = right;
+}
+
+/* claim_bounds(text, start, end): (left, right) of the claim around text[start:end]. */
+static PyObject *
+claim_bounds(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *text;
+    Py_ssize_t start, end, left, right;
+    if (read_args(args, nargs, "claim_bounds", &text, &start, &end) < 0) {
+        return NULL;
+    }
+    find_claim_bounds(text, start, end, &left, &right);
     return Py_BuildValue("(nn)", left, right);
 }
 
@@ -673,28 +688,25 @@ static PyObject *known_quote_words = NULL;
 enum { ANSWER_VOICE, INSTRUCTION, APPLYING, NOT_CONTENT, WORDS, COMMA_WORDS, PROMPT_WORDS,
        WORD_LISTS };
 
-/* quote_span(text, after, limit, cited_at, word_lists): (start, end) of the content an answer
- * gives for the citation ending at `after`, not past `limit`, or None
- * (quotes._python_quote_span compiled, step for step). */
-static PyObject *
-quote_span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* The content an answer gives for the citation ending at `after`, not past `limit`, from the
+ * arguments (text, after, limit, cited_at, word_lists): 1 and its bounds in *found_start and
+ * *found_end, 0 if none, -1 with an error (quotes._python_quote_span compiled, step for step). */
+static int
+find_quote_span(PyObject *const *args, const char *name, Py_ssize_t *found_start,
+                Py_ssize_t *found_end)
 {
-    if (nargs != 5) {
-        PyErr_Format(PyExc_TypeError, "quote_span() takes 5 arguments (%zd given)", nargs);
-        return NULL;
-    }
     PyObject *text = args[0], *lists = args[4];
     if (!PyUnicode_Check(text)) {
-        PyErr_SetString(PyExc_TypeError, "quote_span(): the text must be a str");
-        return NULL;
+        PyErr_Format(PyExc_TypeError, "%s(): the text must be a str", name);
+        return -1;
     }
     if (lists != known_quote_words) {
         if (!PyTuple_Check(lists) || PyTuple_GET_SIZE(lists) != WORD_LISTS) {
-            PyErr_SetString(PyExc_TypeError, "quote_span(): the word lists must be 7 tuples");
-            return NULL;
+            PyErr_Format(PyExc_TypeError, "%s(): the word lists must be 7 tuples", name);
+            return -1;
         }
-        if (check_word_lists(&PyTuple_GET_ITEM(lists, 0), WORD_LISTS, "quote_span") < 0) {
-            return NULL;
+        if (check_word_lists(&PyTuple_GET_ITEM(lists, 0), WORD_LISTS, name) < 0) {
+            return -1;
         }
         Py_XSETREF(known_quote_words, Py_NewRef(lists));
     }
@@ -704,35 +716,35 @@ quote_span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_ssize_t after = PyLong_AsSsize_t(args[1]);
     if (after == -1 && PyErr_Occurred()) {
-        return NULL;
+        return -1;
     }
     Py_ssize_t limit = PyLong_AsSsize_t(args[2]);
     if (limit == -1 && PyErr_Occurred()) {
-        return NULL;
+        return -1;
     }
     int cited = args[3] != Py_None;
     Py_ssize_t cited_at = cited ? PyLong_AsSsize_t(args[3]) : 0;
     if (cited_at == -1 && PyErr_Occurred()) {
-        return NULL;
+        return -1;
     }
     if (after < 0 || cited_at < 0) {
-        PyErr_SetString(PyExc_ValueError, "quote_span(): after and cited_at must be >= 0");
-        return NULL;
+        PyErr_Format(PyExc_ValueError, "%s(): after and cited_at must be >= 0", name);
+        return -1;
     }
     if (PyUnicode_READY(text) < 0) {
-        return NULL;
+        return -1;
     }
     Py_ssize_t size = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     if (after >= size) {
-        Py_RETURN_NONE; /* the lead-in ends at the text's end */
+        return 0; /* the lead-in ends at the text's end */
     }
     int verb;
     Py_UCS4 mark;
     Py_ssize_t start = lead_end(kind, data, size, after, &verb, &mark);
     if (start >= limit || start >= size) {
-        Py_RETURN_NONE;
+        return 0;
     }
     /* Applying (按照《…》第X条…) or instructing: the two characters before the citation. */
     Py_ssize_t cited_from = cited_at > 2 ? cited_at - 2 : 0;
@@ -747,7 +759,9 @@ quote_span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (c == closer) {
                 if (depth == 0) {
                     if (at > start + 1) {
-                        return Py_BuildValue("(nn)", start + 1, at);
+                        *found_start = start + 1;
+                        *found_end = at;
+                        return 1;
                     }
                     break;
                 }
@@ -761,35 +775,35 @@ quote_span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     else if (!mark) {
         if (verb) {
-            Py_RETURN_NONE;
+            return 0;
         }
         for (Py_ssize_t at = after; at < start; at++) {
             if (PyUnicode_READ(kind, data, at) == '\n') {
-                Py_RETURN_NONE;
+                return 0;
             }
         }
         if (starts_with_any(text, kind, data, start, size,
                             PyTuple_GET_ITEM(lists, NOT_CONTENT))) {
-            Py_RETURN_NONE;
+            return 0;
         }
         if (cited) {
             int applying = ends_with_any(text, cited_from, cited_at,
                                          PyTuple_GET_ITEM(lists, APPLYING));
             if (applying != 0) {
-                return applying < 0 ? NULL : Py_NewRef(Py_None);
+                return applying < 0 ? -1 : 0;
             }
         }
     }
     int comma = mark == 0xFF0C || mark == ',';
     if (comma) {
         if (starts_with_any(text, kind, data, start, size, PyTuple_GET_ITEM(lists, ANSWER_VOICE))) {
-            Py_RETURN_NONE;
+            return 0;
         }
         if (cited) {
             int instructing = ends_with_any(text, cited_from, cited_at,
                                             PyTuple_GET_ITEM(lists, INSTRUCTION));
             if (instructing != 0) {
-                return instructing < 0 ? NULL : Py_NewRef(Py_None);
+                return instructing < 0 ? -1 : 0;
             }
         }
     }
@@ -803,7 +817,7 @@ quote_span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_ssize_t window_end = end;
     if (end - start < 2) {
-        Py_RETURN_NONE; /* the content is cut from text[start:end] */
+        return 0; /* the content is cut from text[start:end] */
     }
     /* After "，" the recitation ends at its first sentence end unless a recital sign comes
      * first: no comment is looked for far past it. */
@@ -865,9 +879,142 @@ quote_span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         end--;
     }
     if (end - start < 2) {
-        Py_RETURN_NONE;
+        return 0;
+    }
+    *found_start = start;
+    *found_end = end;
+    return 1;
+}
+
+/* --- the spans made (models.new_span's Span or Quote, its fields set through their slots) --- */
+
+/* The classes spans were last made of (a Span and a Quote), and the slots of each (text, start,
+ * end); another class takes the place of the one learnt longest ago. */
+#define SPAN_CLASSES 4
+static PyTypeObject *span_classes[SPAN_CLASSES];
+static PyObject *span_fields[SPAN_CLASSES][3];
+static int next_place = 0;
+
+/* The slots text, start and end of `cls` (learnt at its first span), or NULL. */
+static PyObject **
+fields_of(PyTypeObject *cls)
+{
+    static const char *const names[3] = {"text", "start", "end"};
+    for (int c = 0; c < SPAN_CLASSES; c++) {
+        if (span_classes[c] == cls) {
+            return span_fields[c];
+        }
+    }
+    PyObject *fields[3] = {NULL, NULL, NULL};
+    for (int f = 0; f < 3; f++) {
+        fields[f] = PyObject_GetAttrString((PyObject *)cls, names[f]);
+        if (fields[f] == NULL || !Py_IS_TYPE(fields[f], &PyMemberDescr_Type)) {
+            if (fields[f] != NULL) {
+                PyErr_Format(PyExc_TypeError, "%s.%s is not a slot", cls->tp_name, names[f]);
+            }
+            for (int g = 0; g <= f; g++) {
+                Py_XDECREF(fields[g]);
+            }
+            return NULL;
+        }
+    }
+    int place = next_place;
+    next_place = (next_place + 1) % SPAN_CLASSES;
+    Py_XSETREF(span_classes[place], (PyTypeObject *)Py_NewRef(cls));
+    for (int f = 0; f < 3; f++) {
+        Py_XSETREF(span_fields[place][f], fields[f]);
+    }
+    return span_fields[place];
+}
+
+/* A `cls` holding text[start:end], start and end (bounds within the text), or NULL. */
+static PyObject *
+make_span(PyTypeObject *cls, PyObject *text, Py_ssize_t start, Py_ssize_t end)
+{
+    PyObject **fields = fields_of(cls);
+    if (fields == NULL) {
+        return NULL;
+    }
+    PyObject *values[3] = {PyUnicode_Substring(text, start, end), PyLong_FromSsize_t(start),
+                           PyLong_FromSsize_t(end)};
+    PyObject *made = values[0] && values[1] && values[2] ? cls->tp_alloc(cls, 0) : NULL;
+    for (int f = 0; f < 3 && made != NULL; f++) {
+        if (Py_TYPE(fields[f])->tp_descr_set(fields[f], made, values[f]) < 0) {
+            Py_CLEAR(made);
+        }
+    }
+    for (int f = 0; f < 3; f++) {
+        Py_XDECREF(values[f]);
+    }
+    return made;
+}
+
+/* span(cls, text, start, end): models.new_span(cls, text[start:end], start, end). */
+static PyObject *
+span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyType_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "span() takes a class, a text and two bounds");
+        return NULL;
+    }
+    PyObject *text;
+    Py_ssize_t start, end;
+    if (read_args(args + 1, 3, "span", &text, &start, &end) < 0) {
+        return NULL;
+    }
+    return make_span((PyTypeObject *)args[0], text, start, end);
+}
+
+/* claim(text, start, end, cls): the claim around text[start:end] as a `cls` (a Span;
+ * quotes._python_claim). */
+static PyObject *
+claim(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyType_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "claim() takes a text, two bounds and a class");
+        return NULL;
+    }
+    PyObject *text;
+    Py_ssize_t start, end, left, right;
+    if (read_args(args, 3, "claim", &text, &start, &end) < 0) {
+        return NULL;
+    }
+    find_claim_bounds(text, start, end, &left, &right);
+    return make_span((PyTypeObject *)args[3], text, left, right);
+}
+
+/* quote_span(text, after, limit, cited_at, word_lists): (start, end) of the content an answer
+ * gives for the citation ending at `after`, not past `limit`, or None. */
+static PyObject *
+quote_span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "quote_span() takes 5 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    Py_ssize_t start, end;
+    int found = find_quote_span(args, "quote_span", &start, &end);
+    if (found <= 0) {
+        return found < 0 ? NULL : Py_NewRef(Py_None);
     }
     return Py_BuildValue("(nn)", start, end);
+}
+
+/* quote(text, after, limit, cited_at, word_lists, cls): the content as a `cls` (a Quote), or
+ * None (quotes._python_quote). */
+static PyObject *
+quote(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !PyType_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "quote() takes 5 arguments and a class");
+        return NULL;
+    }
+    Py_ssize_t start, end;
+    int found = find_quote_span(args, "quote", &start, &end);
+    if (found <= 0) {
+        return found < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    return make_span((PyTypeObject *)args[5], args[0], start, end);
 }
 
 static PyMethodDef quote_bounds_methods[] = {
@@ -892,6 +1039,15 @@ static PyMethodDef quote_bounds_methods[] = {
                "content an answer gives for the citation ending at `after`, not past `limit`, "
                "or None; word_lists: quotes._QUOTE_WORD_LISTS (quotes._python_quote_span "
                "compiled).")},
+    {"quote", (PyCFunction)(void (*)(void))quote, METH_FASTCALL,
+     PyDoc_STR("quote(text, after, limit, cited_at, word_lists, cls): quote_span's content as "
+               "a cls (a Quote), or None (quotes._python_quote compiled).")},
+    {"claim", (PyCFunction)(void (*)(void))claim, METH_FASTCALL,
+     PyDoc_STR("claim(text, start, end, cls): the claim around text[start:end] (claim_bounds) "
+               "as a cls (a Span; quotes._python_claim compiled).")},
+    {"span", (PyCFunction)(void (*)(void))span, METH_FASTCALL,
+     PyDoc_STR("span(cls, text, start, end): models.new_span(cls, text[start:end], start, end), "
+               "cls a Span or a Quote (its text, start and end slots set).")},
     {NULL, NULL, 0, NULL},
 };
 

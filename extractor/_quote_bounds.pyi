@@ -1,3 +1,5 @@
+from typing import TypeVar
+
 def sentence_start(text: str, floor: int, end: int) -> int: ...
 def claim_bounds(text: str, start: int, end: int) -> tuple[int, int]: ...
 def lead(text: str, after: int) -> tuple[int, bool, str]: ...
@@ -24,3 +26,16 @@ OPEN_QUOTES: str
 SENTENCE_ENDS: str
 TRAILING: str
 LIST_LINE_FIRST: str
+
+_SpanType = TypeVar("_SpanType")
+
+def quote(
+    text: str,
+    after: int,
+    limit: int,
+    cited_at: int | None,
+    word_lists: tuple[tuple[str, ...], ...],
+    cls: type[_SpanType],
+) -> _SpanType | None: ...
+def claim(text: str, start: int, end: int, cls: type[_SpanType]) -> _SpanType: ...
+def span(cls: type[_SpanType], text: str, start: int, end: int) -> _SpanType: ...

@@ -235,6 +235,8 @@ def test_without_the_module_the_patterns_find_the_same(monkeypatch: pytest.Monke
     assert plain._comment is plain._python_comment
     assert plain._sentence_start is plain._python_sentence_start
     assert plain._quote_span is plain._python_quote_span
+    assert plain._quote is plain._python_quote
+    assert plain._claim is plain._python_claim
     monkeypatch.setattr("extractor.context.find_claim", plain.find_claim)
     monkeypatch.setattr("extractor.context.find_quote", plain.find_quote)
     assert [[citation.to_json() for citation in extract(answer)] for answer in answers] == found

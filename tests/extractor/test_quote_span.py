@@ -5,9 +5,12 @@ real forms; without the module, find_quote is the Python one."""
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 import importlib.util
 import json
 import lzma
+import pickle
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +22,7 @@ from hypothesis import strategies as st
 
 import extractor
 from extractor import Lexicon, context, extract, quotes
+from extractor.models import Quote, Span, new_span
 from tests.conftest import SHARED_DIR
 
 compiled = quotes._quote_bounds
@@ -67,6 +71,8 @@ def _python_span(text: str, after: int, limit: int, cited_at: int | None) -> tup
 
 def test_the_plain_copy_is_the_patterns() -> None:
     assert plain._quote_span is plain._python_quote_span
+    assert plain._quote is plain._python_quote
+    assert plain._claim is plain._python_claim
     assert plain._lead is plain._python_lead
     assert plain._comment is plain._python_comment
     assert plain._sentence_start is plain._python_sentence_start
@@ -228,21 +234,41 @@ def _answers(name: str) -> list[str]:
     return [json.loads(line)["answer"] for line in lines]
 
 
-def _calls(answers: list[str], lexicon: Lexicon) -> list[tuple[str, int, int, int | None]]:
-    """The arguments of every find_quote call extract makes over `answers`."""
-    calls: list[tuple[str, int, int, int | None]] = []
-    real = context.find_quote
+Call = tuple[str, int, int, "int | None"]
 
-    def recording(text: str, after: int, limit: int, cited_at: int | None = None) -> object:
-        calls.append((text, after, limit, cited_at))
-        return real(text, after, limit, cited_at)
+
+def _calls(answers: list[str], lexicon: Lexicon) -> tuple[list[Call], list[tuple[str, int, int]]]:
+    """The arguments of every find_quote and find_claim call extract makes over `answers`."""
+    quote_calls: list[Call] = []
+    claim_calls: list[tuple[str, int, int]] = []
+    find_quote, find_claim = context.find_quote, context.find_claim
+
+    def quoting(text: str, after: int, limit: int, cited_at: int | None = None) -> object:
+        quote_calls.append((text, after, limit, cited_at))
+        return find_quote(text, after, limit, cited_at)
+
+    def claiming(text: str, start: int, end: int) -> object:
+        claim_calls.append((text, start, end))
+        return find_claim(text, start, end)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(context, "find_quote", recording)
+        patch.setattr(context, "find_quote", quoting)
+        patch.setattr(context, "find_claim", claiming)
         for answer in answers:
             extract(answer)
             extract(answer, lexicon)
-    return calls
+    return quote_calls, claim_calls
+
+
+def _same(made: Span | None, reference: Span | None) -> bool:
+    """The same object but for its identity: class, fields, equality."""
+    if made is None or reference is None:
+        return made is reference
+    return (
+        type(made) is type(reference)
+        and made == reference
+        and (made.text, made.start, made.end) == (reference.text, reference.start, reference.end)
+    )
 
 
 @needs_compiled
@@ -256,13 +282,76 @@ def _calls(answers: list[str], lexicon: Lexicon) -> list[tuple[str, int, int, in
     ],
 )
 def test_compiled_span_over_real_answers(name: str, every: int, lexicon: Lexicon) -> None:
-    """Every find_quote call of extract (without and with a lexicon) gives the same span."""
+    """Every find_quote call of extract (without and with a lexicon) gives the same span, and
+    the same Quote; every find_claim call the same Span."""
     assert compiled is not None
-    calls = _calls(_answers(name)[::every], lexicon)
-    spans = [compiled.quote_span(*call, WORDS) for call in calls]
-    assert spans == [_python_span(*call) for call in calls]
-    assert len(calls) > 1000
-    assert sum(span is not None for span in spans) > len(calls) // 2
+    quote_calls, claim_calls = _calls(_answers(name)[::every], lexicon)
+    spans = [compiled.quote_span(*call, WORDS) for call in quote_calls]
+    assert spans == [_python_span(*call) for call in quote_calls]
+    assert len(quote_calls) > 1000
+    assert sum(span is not None for span in spans) > len(quote_calls) // 2
+    assert all(_same(quotes.find_quote(*call), plain.find_quote(*call)) for call in quote_calls)
+    assert all(_same(quotes.find_claim(*call), plain.find_claim(*call)) for call in claim_calls)
+    assert len(claim_calls) > 1000
+
+
+@needs_compiled
+@pytest.mark.parametrize("cls", [Span, Quote])
+@pytest.mark.parametrize(("start", "end"), [(0, 3), (2, 2), (1, 99), (-5, 2), (3, 1)])
+def test_compiled_spans_are_new_spans(cls: type[Span], start: int, end: int) -> None:
+    """What the module makes is what models.new_span makes (the bounds as claim_bounds takes
+    them: within the text, start <= end)."""
+    assert compiled is not None
+    text = "劳动者享有权利"
+    made = compiled.span(cls, text, start, end)
+    start = min(max(start, 0), len(text))
+    end = min(max(end, start), len(text))
+    reference = new_span(cls, text[start:end], start, end)
+    assert _same(made, reference)
+    assert (hash(made), repr(made), made.to_json()) == (
+        hash(reference),
+        repr(reference),
+        reference.to_json(),
+    )
+    assert dataclasses.astuple(made) == dataclasses.astuple(reference)
+    assert not hasattr(made, "__dict__")
+    assert gc.is_tracked(made) == gc.is_tracked(reference)
+    assert pickle.loads(pickle.dumps(made)) == reference
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.text = "x"  # type: ignore[misc]
+
+
+@needs_compiled
+def test_spans_only_of_classes_with_the_slots() -> None:
+    """A class without text, start and end slots is refused; a fifth class takes a place."""
+    assert compiled is not None
+
+    class Open:
+        text = start = end = None
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Other:
+        text: str
+        start: int
+        end: int
+
+    with pytest.raises(TypeError):
+        compiled.span(Open, "abc", 0, 1)
+    with pytest.raises(AttributeError):
+        compiled.span(int, "abc", 0, 1)
+    with pytest.raises(TypeError):
+        compiled.span(Span, "abc", 0)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        compiled.claim("abc", 0, 1, "Span")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        compiled.quote("abc", 0, 1, None, WORDS, None)  # type: ignore[arg-type]
+    classes = [
+        dataclasses.make_dataclass(f"Made{n}", [], bases=(Other,), frozen=True, slots=True)
+        for n in range(5)
+    ]
+    for cls in [*classes, Span, Quote, Other]:
+        assert compiled.span(cls, "abc", 1, 3) == cls("bc", 1, 3)
+    assert compiled.claim("甲。乙丙。", 3, 4, Span) == Span("乙丙。", 2, 5)
 
 
 @needs_compiled
@@ -347,9 +436,10 @@ def test_bad_arguments_are_refused() -> None:
 
 
 def test_without_the_module_find_quote_is_pythons(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The module blocked: find_quote runs _python_quote_span and finds the same quotes."""
+    """The module blocked: find_quote and find_claim run the Python and find the same."""
     answers = _answers("quote_dev.jsonl")
     found = [[citation.to_json() for citation in extract(answer)] for answer in answers]
     monkeypatch.setattr(context, "find_quote", plain.find_quote)
+    monkeypatch.setattr(context, "find_claim", plain.find_claim)
     assert [[citation.to_json() for citation in extract(answer)] for answer in answers] == found
     assert sum(citation["quote"] is not None for cited in found for citation in cited) > 500
