@@ -19,7 +19,7 @@ from extractor.candidates import LAW_SUFFIX, Candidate, is_law_like
 from extractor.errors import SpanParseError
 from extractor.grammar import parse_law, parse_run
 from extractor.lexicon import Lexicon
-from extractor.models import Citation, Quote, Reference, Run, new_citation
+from extractor.models import Citation, Quote, Reference, Run, new_citation, new_reference
 from extractor.quotes import find_claim, find_quote
 from textnorm import strip_category
 from textnorm.kept import kept_pattern
@@ -150,7 +150,7 @@ def _add_citations_of_chain(
                 continue
             article, suffix = previous.article, previous.article_suffix
             paragraph = paragraph if paragraph is not None else previous.paragraph
-            ref = Reference(ref.start, ref.end, article, suffix, paragraph, ref.item)
+            ref = new_reference(ref.start, ref.end, article, suffix, paragraph, ref.item, False)
         first = index == 0
         start = law_at if first and law_at is not None else run_start + ref.start
         end = run_start + ref.end

@@ -244,12 +244,12 @@ def _plain_law(part: str) -> LawMention | None:
         return None
     title, quoted, name = match.group("title", "quoted", "name")
     if title is not None:
-        return new_law_mention("title", title[1:-1].strip(), 0, len(title))
+        return new_law_mention("title", title[1:-1].strip(), 0, len(title), None)
     if quoted is not None:
-        return new_law_mention("quoted", quoted[1:-1].strip(), 0, len(quoted))
+        return new_law_mention("quoted", quoted[1:-1].strip(), 0, len(quoted), None)
     if name.startswith(_REF_WORDS):  # REF_WORD is lexed first: 本法律… is no NAME
-        return new_law_mention("ref_word", name, 0, len(name)) if name in _REF_WORDS else None
-    return new_law_mention("name", name, 0, len(name))
+        return new_law_mention("ref_word", name, 0, len(name), None) if name in _REF_WORDS else None
+    return new_law_mention("name", name, 0, len(name), None)
 
 
 def _plain_run(run: str) -> Run | None:
@@ -268,6 +268,7 @@ def _plain_run(run: str) -> Run | None:
                 suffix,
                 None if paragraph is None else _numeral(paragraph),
                 None if item is None else _numeral(item),
+                False,
             )
         )
     return new_run(tuple(references), references[-1].end)

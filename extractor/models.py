@@ -188,29 +188,39 @@ class Run:
     end: int
 
 
-# The grammar's plain path (parts built without Lark) makes these for every part it reads.
+# The grammar's plain path (parts built without Lark) makes these for every part it reads,
+# `resolve` a Reference for a 款/项 alone; made like citations (every field, by position).
 _LawMentionFiller = filler(LawMention)
 _ReferenceFiller = filler(Reference)
 _RunFiller = filler(Run)
 
 
-def new_law_mention(kind: LawKind, text: str, start: int, end: int) -> LawMention:
-    """LawMention(kind, text, start, end) with no version hint."""
+def python_new_law_mention(
+    kind: LawKind, text: str, start: int, end: int, version_hint: str | None, /
+) -> LawMention:
+    """LawMention(kind, text, start, end, version_hint)."""
     made = _LawMentionFiller()
     made.kind = kind
     made.text = text
     made.start = start
     made.end = end
-    made.version_hint = None
+    made.version_hint = version_hint
     made.__class__ = LawMention
     mention: LawMention = made
     return mention
 
 
-def new_reference(
-    start: int, end: int, article: int, suffix: str | None, paragraph: int | None, item: int | None
+def python_new_reference(
+    start: int,
+    end: int,
+    article: int | None,
+    suffix: str | None,
+    paragraph: int | None,
+    item: int | None,
+    range: bool,
+    /,
 ) -> Reference:
-    """Reference(start, end, article, suffix, paragraph, item), not a range."""
+    """Reference(start, end, article, suffix, paragraph, item, range)."""
     made = _ReferenceFiller()
     made.start = start
     made.end = end
@@ -218,13 +228,13 @@ def new_reference(
     made.article_suffix = suffix
     made.paragraph = paragraph
     made.item = item
-    made.range = False
+    made.range = range
     made.__class__ = Reference
     reference: Reference = made
     return reference
 
 
-def new_run(references: tuple[Reference, ...], end: int) -> Run:
+def python_new_run(references: tuple[Reference, ...], end: int, /) -> Run:
     """Run(references, end)."""
     made = _RunFiller()
     made.references = references
@@ -232,3 +242,12 @@ def new_run(references: tuple[Reference, ...], end: int) -> Run:
     made.__class__ = Run
     run: Run = made
     return run
+
+
+new_law_mention = python_new_law_mention
+new_reference = python_new_reference
+new_run = python_new_run
+if _slotted is not None:
+    new_law_mention = _slotted.Maker(LawMention, _field_names(LawMention))
+    new_reference = _slotted.Maker(Reference, _field_names(Reference))
+    new_run = _slotted.Maker(Run, _field_names(Run))

@@ -1,5 +1,6 @@
-"""The compiled makers (extractor/_slotted.c) make the objects the Python fillers make: the
-same class and fields, equal, frozen, over drawn values and over real answers' citations."""
+"""The compiled makers (extractor/_slotted.c) make the objects the Python fillers make (citations,
+spans, the grammar's parts): the same class and fields, equal, frozen, over drawn values and
+over real answers' citations."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from extractor import Lexicon, context, extract, models, quotes
-from extractor.models import Citation, Quote, Span
+from extractor.models import Citation, LawMention, Quote, Reference, Run, Span
 from tests.conftest import SHARED_DIR
-from tests.strategies import json_citations, json_counts, json_texts
+from tests.strategies import json_citations, json_counts, json_maybe_texts, json_texts
 
 compiled = models._slotted
 needs_compiled = pytest.mark.skipif(compiled is None, reason="built without a C compiler")
@@ -58,15 +59,52 @@ def test_compiled_spans_are_the_fillers(cls: type[Span], text: str, start: int, 
     _same(made, cls(text, start, end))
 
 
+_maybe_ints = st.none() | json_counts
+_references = st.builds(
+    Reference, json_counts, json_counts, _maybe_ints, json_maybe_texts, _maybe_ints, _maybe_ints,
+    st.booleans(),
+)  # fmt: skip
+_parts = st.one_of(
+    st.builds(
+        LawMention,
+        st.sampled_from(["title", "name", "quoted", "ref_word"]),
+        json_texts,
+        json_counts,
+        json_counts,
+        json_maybe_texts,
+    ),
+    _references,
+    st.builds(Run, st.lists(_references, max_size=3).map(tuple), json_counts),
+)
+_PART_MAKERS = {
+    LawMention: (models.new_law_mention, models.python_new_law_mention),
+    Reference: (models.new_reference, models.python_new_reference),
+    Run: (models.new_run, models.python_new_run),
+}
+
+
+@needs_compiled
+@given(_parts)
+def test_compiled_parts_are_the_fillers(part: LawMention | Reference | Run) -> None:
+    """A LawMention, Reference or Run made from any field values is the Python maker's."""
+    values = [getattr(part, field.name) for field in fields(part)]
+    new, python_new = _PART_MAKERS[type(part)]
+    made = new(*values)  # type: ignore[operator]
+    _same(made, python_new(*values))  # type: ignore[operator]
+    _same(made, part)
+
+
 @needs_compiled
 def test_what_is_made_holds_its_values_and_is_left_to_reference_counting() -> None:
     """Each value is held once more while the object lives (no leak, no early free); the
     object is out of the collector's walks and freed with its last reference."""
     text = "".join(["《劳动法》", "第一条"])  # a fresh object: its count is ours alone
     held = sys.getrefcount(text)
-    span = models.new_span(Span, text, 0, 8)
+    span = models.new_span(Quote, text, 0, 8)
     assert sys.getrefcount(text) == held + 1 and not gc.is_tracked(span)
-    citation = models.new_citation(text, 0, 8, text, text, False, 1, *[None] * 5, span, span)
+    citation = models.new_citation(
+        text, 0, 8, text, text, False, 1, None, None, None, False, None, span, span
+    )
     assert sys.getrefcount(text) == held + 4 and not gc.is_tracked(citation)
     assert citation.quote is citation.claim is span
     del citation, span
@@ -129,7 +167,7 @@ def test_a_maker_takes_its_fields_by_position_in_the_given_order() -> None:
 @pytest.mark.parametrize("cls", [Citation, _Wider, str, 1], ids=["other", "wider", "str", "int"])
 def test_the_span_maker_makes_spans_and_quotes_only(cls: object) -> None:
     with pytest.raises(TypeError):
-        models.new_span(cls, "劳动法", 0, 3)  # type: ignore[type-var]
+        models.new_span(cls, "劳动法", 0, 3)  # type: ignore[arg-type]
 
 
 @needs_compiled
