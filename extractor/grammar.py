@@ -255,10 +255,14 @@ def _plain_law(part: str) -> LawMention | None:
 def _plain_run(run: str) -> Run | None:
     """The run as the grammar reads it, where it is a list of plain articles (第N条, with a
     之M, a 第M款 and a 第K项); None for any other run."""
-    if _PLAIN_RUN_RE.fullmatch(run) is None:
+    whole = _PLAIN_RUN_RE.fullmatch(run)
+    if whole is None:
         return None
+    # Groups 1-4 are the first member's, 5-8 a further one's: a run of one member (most runs)
+    # is read from its own match, without a second scan.
+    members = (whole,) if whole.start(5) < 0 else _PLAIN_ARTICLE_RE.finditer(run)
     references = []
-    for member in _PLAIN_ARTICLE_RE.finditer(run):
+    for member in members:
         article, suffix, paragraph, item = member.group(1, 2, 3, 4)
         references.append(
             new_reference(
