@@ -220,8 +220,12 @@ PARSER = Lark.open(
 # that no other reading is possible; tests/extractor/test_plain_parts.py checks that both
 # give the same parts for random strings of citation pieces.
 _NUM = r"[0-9０-９]+|[零〇一二两三四五六七八九十百千]+"  # the NUM terminal
-# article: ORD NUM ARTICLE SUFFIX? paragraph? item? (第五条之一第二款第三项)
-_PLAIN_ARTICLE = rf"第({_NUM})条(之[一二三四五六七八九十]+)?(?:第({_NUM})款)?(?:第({_NUM})项)?"
+_PAREN_NUM = r"[（(][ \t]*(?:[0-9０-９]+|[一二三四五六七八九十]+)[ \t]*[）)]"  # PAREN_NUM
+# article: ORD NUM ARTICLE SUFFIX? paragraph? item? (第五条之一第二款第三项), with the spaces
+# answers write around an article's number (第 43 条: WS is ignored) and a 项 in brackets
+_PLAIN_ARTICLE = (
+    rf"第 *({_NUM}) *条(之[一二三四五六七八九十]+)?(?:第({_NUM})款)?(?:第({_NUM}|{_PAREN_NUM})项)?"
+)
 _PLAIN_ARTICLE_RE = kept_pattern(_PLAIN_ARTICLE)
 # Members joined by one-character SEPs (or, 或者 and 以及 are left to Lark).
 _PLAIN_RUN_RE = kept_pattern(rf"(?:{_PLAIN_ARTICLE})(?:[、，,和及与](?:{_PLAIN_ARTICLE}))*")
@@ -254,7 +258,7 @@ def _plain_law(part: str) -> LawMention | None:
 
 def _plain_run(run: str) -> Run | None:
     """The run as the grammar reads it, where it is a list of plain articles (第N条, with a
-    之M, a 第M款 and a 第K项); None for any other run."""
+    之M, a 第M款 and a 第K项 or 第（K）项); None for any other run."""
     whole = _PLAIN_RUN_RE.fullmatch(run)
     if whole is None:
         return None
