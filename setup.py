@@ -1,9 +1,10 @@
 """The build's one step beyond pyproject.toml: `Lookups.lookup` (legaldb/_lookup_path.c), the
 quote index's postings walk (verifier/_quote_postings.c), two steps of the quote normalisation
 (verifier/_normalize.c) and where the extractor's quotes and claims start and end
-(extractor/_quote_bounds.c) compiled. Optional: where they cannot be built, the package is the
+(extractor/_quote_bounds.c) and the extractor's citations and spans made
+(extractor/_slotted.c) compiled. Optional: where they cannot be built, the package is the
 same and Python answers (legaldb.index, verifier.quotes, verifier.textnorm_quote,
-extractor.quotes)."""
+extractor.quotes, extractor.models)."""
 
 from setuptools import Extension, setup
 
@@ -13,5 +14,6 @@ setup(
         Extension("verifier._quote_postings", ["verifier/_quote_postings.c"], optional=True),
         Extension("verifier._normalize", ["verifier/_normalize.c"], optional=True),
         Extension("extractor._quote_bounds", ["extractor/_quote_bounds.c"], optional=True),
+        Extension("extractor._slotted", ["extractor/_slotted.c"], optional=True),
     ]
 )

@@ -886,92 +886,30 @@ find_quote_span(PyObject *const *args, const char *name, Py_ssize_t *found_start
     return 1;
 }
 
-/* --- the spans made (models.new_span's Span or Quote, its fields set through their slots) --- */
+/* --- the spans made: models.new_span (the compiled maker of extractor/_slotted.c, or the
+ * Python one) called with the class and the bounds found here --- */
 
-/* The classes spans were last made of (a Span and a Quote), and the slots of each (text, start,
- * end); another class takes the place of the one learnt longest ago. */
-#define SPAN_CLASSES 4
-static PyTypeObject *span_classes[SPAN_CLASSES];
-static PyObject *span_fields[SPAN_CLASSES][3];
-static int next_place = 0;
-
-/* The slots text, start and end of `cls` (learnt at its first span), or NULL. */
-static PyObject **
-fields_of(PyTypeObject *cls)
-{
-    static const char *const names[3] = {"text", "start", "end"};
-    for (int c = 0; c < SPAN_CLASSES; c++) {
-        if (span_classes[c] == cls) {
-            return span_fields[c];
-        }
-    }
-    PyObject *fields[3] = {NULL, NULL, NULL};
-    for (int f = 0; f < 3; f++) {
-        fields[f] = PyObject_GetAttrString((PyObject *)cls, names[f]);
-        if (fields[f] == NULL || !Py_IS_TYPE(fields[f], &PyMemberDescr_Type)) {
-            if (fields[f] != NULL) {
-                PyErr_Format(PyExc_TypeError, "%s.%s is not a slot", cls->tp_name, names[f]);
-            }
-            for (int g = 0; g <= f; g++) {
-                Py_XDECREF(fields[g]);
-            }
-            return NULL;
-        }
-    }
-    int place = next_place;
-    next_place = (next_place + 1) % SPAN_CLASSES;
-    Py_XSETREF(span_classes[place], (PyTypeObject *)Py_NewRef(cls));
-    for (int f = 0; f < 3; f++) {
-        Py_XSETREF(span_fields[place][f], fields[f]);
-    }
-    return span_fields[place];
-}
-
-/* A `cls` holding text[start:end], start and end (bounds within the text), or NULL. */
+/* make(cls, text[start:end], start, end) (bounds within the text), or NULL. */
 static PyObject *
-make_span(PyTypeObject *cls, PyObject *text, Py_ssize_t start, Py_ssize_t end)
+make_span(PyObject *make, PyObject *cls, PyObject *text, Py_ssize_t start, Py_ssize_t end)
 {
-    PyObject **fields = fields_of(cls);
-    if (fields == NULL) {
-        return NULL;
-    }
-    PyObject *values[3] = {PyUnicode_Substring(text, start, end), PyLong_FromSsize_t(start),
-                           PyLong_FromSsize_t(end)};
-    PyObject *made = values[0] && values[1] && values[2] ? cls->tp_alloc(cls, 0) : NULL;
-    for (int f = 0; f < 3 && made != NULL; f++) {
-        if (Py_TYPE(fields[f])->tp_descr_set(fields[f], made, values[f]) < 0) {
-            Py_CLEAR(made);
-        }
-    }
-    for (int f = 0; f < 3; f++) {
-        Py_XDECREF(values[f]);
+    PyObject *args[4] = {cls, PyUnicode_Substring(text, start, end), PyLong_FromSsize_t(start),
+                         PyLong_FromSsize_t(end)};
+    PyObject *made = args[1] && args[2] && args[3] ? PyObject_Vectorcall(make, args, 4, NULL)
+                                                   : NULL;
+    for (int f = 1; f < 4; f++) {
+        Py_XDECREF(args[f]);
     }
     return made;
 }
 
-/* span(cls, text, start, end): models.new_span(cls, text[start:end], start, end). */
-static PyObject *
-span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 4 || !PyType_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "span() takes a class, a text and two bounds");
-        return NULL;
-    }
-    PyObject *text;
-    Py_ssize_t start, end;
-    if (read_args(args + 1, 3, "span", &text, &start, &end) < 0) {
-        return NULL;
-    }
-    return make_span((PyTypeObject *)args[0], text, start, end);
-}
-
-/* claim(text, start, end, cls): the claim around text[start:end] as a `cls` (a Span;
- * quotes._python_claim). */
+/* claim(text, start, end, make, cls): the claim around text[start:end] as make(cls, its text,
+ * left, right) (quotes._python_claim). */
 static PyObject *
 claim(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4 || !PyType_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "claim() takes a text, two bounds and a class");
+    if (nargs != 5 || !PyCallable_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "claim() takes a text, two bounds, a maker and a class");
         return NULL;
     }
     PyObject *text;
@@ -980,7 +918,7 @@ claim(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     find_claim_bounds(text, start, end, &left, &right);
-    return make_span((PyTypeObject *)args[3], text, left, right);
+    return make_span(args[3], args[4], text, left, right);
 }
 
 /* quote_span(text, after, limit, cited_at, word_lists): (start, end) of the content an answer
@@ -1000,13 +938,13 @@ quote_span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return Py_BuildValue("(nn)", start, end);
 }
 
-/* quote(text, after, limit, cited_at, word_lists, cls): the content as a `cls` (a Quote), or
- * None (quotes._python_quote). */
+/* quote(text, after, limit, cited_at, word_lists, make, cls): the content as make(cls, its
+ * text, start, end), or None (quotes._python_quote). */
 static PyObject *
 quote(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6 || !PyType_Check(args[5])) {
-        PyErr_SetString(PyExc_TypeError, "quote() takes 5 arguments and a class");
+    if (nargs != 7 || !PyCallable_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "quote() takes 5 arguments, a maker and a class");
         return NULL;
     }
     Py_ssize_t start, end;
@@ -1014,7 +952,7 @@ quote(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (found <= 0) {
         return found < 0 ? NULL : Py_NewRef(Py_None);
     }
-    return make_span((PyTypeObject *)args[5], args[0], start, end);
+    return make_span(args[5], args[6], args[0], start, end);
 }
 
 static PyMethodDef quote_bounds_methods[] = {
@@ -1040,14 +978,13 @@ static PyMethodDef quote_bounds_methods[] = {
                "or None; word_lists: quotes._QUOTE_WORD_LISTS (quotes._python_quote_span "
                "compiled).")},
     {"quote", (PyCFunction)(void (*)(void))quote, METH_FASTCALL,
-     PyDoc_STR("quote(text, after, limit, cited_at, word_lists, cls): quote_span's content as "
-               "a cls (a Quote), or None (quotes._python_quote compiled).")},
+     PyDoc_STR("quote(text, after, limit, cited_at, word_lists, make, cls): quote_span's "
+               "content as make(cls, text[start:end], start, end) (models.new_span and a "
+               "Quote), or None (quotes._python_quote compiled).")},
     {"claim", (PyCFunction)(void (*)(void))claim, METH_FASTCALL,
-     PyDoc_STR("claim(text, start, end, cls): the claim around text[start:end] (claim_bounds) "
-               "as a cls (a Span; quotes._python_claim compiled).")},
-    {"span", (PyCFunction)(void (*)(void))span, METH_FASTCALL,
-     PyDoc_STR("span(cls, text, start, end): models.new_span(cls, text[start:end], start, end), "
-               "cls a Span or a Quote (its text, start and end slots set).")},
+     PyDoc_STR("claim(text, start, end, make, cls): the claim around text[start:end] "
+               "(claim_bounds) as make(cls, its text, left, right) (models.new_span and a "
+               "Span; quotes._python_claim compiled).")},
     {NULL, NULL, 0, NULL},
 };
 

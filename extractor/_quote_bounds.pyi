@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from typing import TypeVar
 
 def sentence_start(text: str, floor: int, end: int) -> int: ...
@@ -35,7 +36,13 @@ def quote(
     limit: int,
     cited_at: int | None,
     word_lists: tuple[tuple[str, ...], ...],
+    make: Callable[[type[_SpanType], str, int, int], _SpanType],
     cls: type[_SpanType],
 ) -> _SpanType | None: ...
-def claim(text: str, start: int, end: int, cls: type[_SpanType]) -> _SpanType: ...
-def span(cls: type[_SpanType], text: str, start: int, end: int) -> _SpanType: ...
+def claim(
+    text: str,
+    start: int,
+    end: int,
+    make: Callable[[type[_SpanType], str, int, int], _SpanType],
+    cls: type[_SpanType],
+) -> _SpanType: ...

@@ -19,7 +19,7 @@ from extractor.candidates import LAW_SUFFIX, Candidate, is_law_like
 from extractor.errors import SpanParseError
 from extractor.grammar import parse_law, parse_run
 from extractor.lexicon import Lexicon
-from extractor.models import Citation, Quote, Reference, Run, new_citation
+from extractor.models import Citation, Quote, Reference, Run, new_citation, new_reference
 from extractor.quotes import find_claim, find_quote
 from textnorm import strip_category
 from textnorm.kept import kept_pattern
@@ -28,8 +28,10 @@ MAX_CONTINUATION = 800  # characters from the last citation to a bare 第…条 
 _PREFIX_RE = kept_pattern(
     r"(?P<hint>原|旧|(?:\d{4}|[一二〇零○]{4})年(?:修正|修订|修改)?|修(?:订|正|改)前)(?:的|版)?$"
 )
-# What _PREFIX_RE can end with (its $ also matches before a final line break).
-_PREFIX_LAST_CHARS = "原旧年正订改前的版\n"
+# What _PREFIX_RE can end with; a law right after one or after one and a line break (its $
+# also matches before a final line break) may have a prefix.
+_PREFIX_LAST_CHARS = "原旧年正订改前的版"
+_PREFIX_NEXT_CHARS = _PREFIX_LAST_CHARS + "\n"
 _LAW_SHAPE_RE = kept_pattern(rf"{LAW_SUFFIX}(?:[（(][一二三四五六七八九十]{{1,3}}[）)])?$")
 _SENTENCE_ENDS = '。！？；!?;\n”"」'
 _CLOSERS = '”"」』’'
@@ -57,7 +59,10 @@ def _ends_recitation(text: str, candidate: Candidate) -> bool:
 
 def _version_prefix(text: str, start: int) -> str | None:
     """A version qualifier written before the law: 原《合同法》, 2018年《公司法》."""
-    if start == 0 or text[start - 1] not in _PREFIX_LAST_CHARS:  # most laws: no regex run
+    last = start - 1
+    if last > 0 and text[last] == "\n":  # a title at a line's start: its $ before the break
+        last -= 1
+    if last < 0 or text[last] not in _PREFIX_LAST_CHARS:  # most laws: no regex run
         return None
     match = _PREFIX_RE.search(text[max(0, start - 10) : start])
     return match.group("hint") if match else None
@@ -150,7 +155,7 @@ def _add_citations_of_chain(
                 continue
             article, suffix = previous.article, previous.article_suffix
             paragraph = paragraph if paragraph is not None else previous.paragraph
-            ref = Reference(ref.start, ref.end, article, suffix, paragraph, ref.item)
+            ref = new_reference(ref.start, ref.end, article, suffix, paragraph, ref.item, False)
         first = index == 0
         start = law_at if first and law_at is not None else run_start + ref.start
         end = run_start + ref.end
@@ -215,7 +220,7 @@ def resolve(text: str, candidates: list[Candidate], lexicon: Lexicon | None) -> 
             written, law = written_laws.get(written) or _written_law(written, lexicon)
             version_hint = mention.version_hint or (
                 _version_prefix(text, start)
-                if start and text[start - 1] in _PREFIX_LAST_CHARS
+                if start and text[start - 1] in _PREFIX_NEXT_CHARS
                 else None
             )
         after = run_start + run.end

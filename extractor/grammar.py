@@ -220,8 +220,12 @@ PARSER = Lark.open(
 # that no other reading is possible; tests/extractor/test_plain_parts.py checks that both
 # give the same parts for random strings of citation pieces.
 _NUM = r"[0-9０-９]+|[零〇一二两三四五六七八九十百千]+"  # the NUM terminal
-# article: ORD NUM ARTICLE SUFFIX? paragraph? item? (第五条之一第二款第三项)
-_PLAIN_ARTICLE = rf"第({_NUM})条(之[一二三四五六七八九十]+)?(?:第({_NUM})款)?(?:第({_NUM})项)?"
+_PAREN_NUM = r"[（(][ \t]*(?:[0-9０-９]+|[一二三四五六七八九十]+)[ \t]*[）)]"  # PAREN_NUM
+# article: ORD NUM ARTICLE SUFFIX? paragraph? item? (第五条之一第二款第三项), with the spaces
+# answers write around an article's number (第 43 条: WS is ignored) and a 项 in brackets
+_PLAIN_ARTICLE = (
+    rf"第 *({_NUM}) *条(之[一二三四五六七八九十]+)?(?:第({_NUM})款)?(?:第({_NUM}|{_PAREN_NUM})项)?"
+)
 _PLAIN_ARTICLE_RE = kept_pattern(_PLAIN_ARTICLE)
 # Members joined by one-character SEPs (or, 或者 and 以及 are left to Lark).
 _PLAIN_RUN_RE = kept_pattern(rf"(?:{_PLAIN_ARTICLE})(?:[、，,和及与](?:{_PLAIN_ARTICLE}))*")
@@ -244,21 +248,25 @@ def _plain_law(part: str) -> LawMention | None:
         return None
     title, quoted, name = match.group("title", "quoted", "name")
     if title is not None:
-        return new_law_mention("title", title[1:-1].strip(), 0, len(title))
+        return new_law_mention("title", title[1:-1].strip(), 0, len(title), None)
     if quoted is not None:
-        return new_law_mention("quoted", quoted[1:-1].strip(), 0, len(quoted))
+        return new_law_mention("quoted", quoted[1:-1].strip(), 0, len(quoted), None)
     if name.startswith(_REF_WORDS):  # REF_WORD is lexed first: 本法律… is no NAME
-        return new_law_mention("ref_word", name, 0, len(name)) if name in _REF_WORDS else None
-    return new_law_mention("name", name, 0, len(name))
+        return new_law_mention("ref_word", name, 0, len(name), None) if name in _REF_WORDS else None
+    return new_law_mention("name", name, 0, len(name), None)
 
 
 def _plain_run(run: str) -> Run | None:
     """The run as the grammar reads it, where it is a list of plain articles (第N条, with a
-    之M, a 第M款 and a 第K项); None for any other run."""
-    if _PLAIN_RUN_RE.fullmatch(run) is None:
+    之M, a 第M款 and a 第K项 or 第（K）项); None for any other run."""
+    whole = _PLAIN_RUN_RE.fullmatch(run)
+    if whole is None:
         return None
+    # Groups 1-4 are the first member's, 5-8 a further one's: a run of one member (most runs)
+    # is read from its own match, without a second scan.
+    members = (whole,) if whole.start(5) < 0 else _PLAIN_ARTICLE_RE.finditer(run)
     references = []
-    for member in _PLAIN_ARTICLE_RE.finditer(run):
+    for member in members:
         article, suffix, paragraph, item = member.group(1, 2, 3, 4)
         references.append(
             new_reference(
@@ -268,6 +276,7 @@ def _plain_run(run: str) -> Run | None:
                 suffix,
                 None if paragraph is None else _numeral(paragraph),
                 None if item is None else _numeral(item),
+                False,
             )
         )
     return new_run(tuple(references), references[-1].end)

@@ -8,7 +8,7 @@ known.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal, TypeVar
 
 from textnorm.slotted import filler
@@ -77,15 +77,16 @@ class Citation:
         }
 
 
-# A pass makes a Citation for every citation, and a Span or Quote for every quote and claim:
-# `new_citation` and `new_span` make them through fillers (`textnorm.slotted.filler`), filled
-# by plain stores and given the dataclass as their __class__.
+# A pass makes a Citation for every citation, and a Span or Quote for every quote and claim.
+# The Python makers fill an instance of a filler (`textnorm.slotted.filler`) by plain stores and
+# give it the dataclass as its __class__; where extractor/_slotted.c is built, a compiled maker
+# stores the slots by their offsets instead (no frame, no bytecode; the same objects).
 SpanType = TypeVar("SpanType", bound=Span)
 _CitationFiller = filler(Citation)
 _SpanFiller = filler(Span)  # Quote adds no field: a Span filler becomes a Quote as well
 
 
-def new_citation(
+def python_new_citation(
     surface: str,
     start: int,
     end: int,
@@ -100,8 +101,10 @@ def new_citation(
     version_hint: str | None,
     quote: Quote | None,
     claim: Span | None,
+    /,
 ) -> Citation:
-    """Citation(...) with every field given, in the order of the fields."""
+    """Citation(...) with every field given, in the order of the fields (by position: the
+    compiled maker takes no keyword)."""
     made = _CitationFiller()
     made.surface = surface
     made.start = start
@@ -122,7 +125,7 @@ def new_citation(
     return citation
 
 
-def new_span(cls: type[SpanType], text: str, start: int, end: int) -> SpanType:
+def python_new_span(cls: type[SpanType], text: str, start: int, end: int, /) -> SpanType:
     """cls(text, start, end), cls a Span or a Quote."""
     made = _SpanFiller()
     made.text = text
@@ -131,6 +134,23 @@ def new_span(cls: type[SpanType], text: str, start: int, end: int) -> SpanType:
     made.__class__ = cls
     span: SpanType = made
     return span
+
+
+try:  # the compiled makers (extractor/_slotted.c, built by setup.py where it can be)
+    from extractor import _slotted
+except ImportError:  # pragma: no cover - a build without a C compiler: the fillers
+    _slotted = None  # type: ignore[assignment]
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(field.name for field in fields(cls))
+
+
+new_citation = python_new_citation
+new_span = python_new_span
+if _slotted is not None:  # the same objects, made in one call
+    new_citation = _slotted.Maker(Citation, _field_names(Citation))
+    new_span = _slotted.Maker(Span, _field_names(Span), class_first=True)
 
 
 # --- what the grammar yields for a span's law part and run (offsets relative to the part) ---
@@ -168,29 +188,39 @@ class Run:
     end: int
 
 
-# The grammar's plain path (parts built without Lark) makes these for every part it reads.
+# The grammar's plain path (parts built without Lark) makes these for every part it reads,
+# `resolve` a Reference for a 款/项 alone; made like citations (every field, by position).
 _LawMentionFiller = filler(LawMention)
 _ReferenceFiller = filler(Reference)
 _RunFiller = filler(Run)
 
 
-def new_law_mention(kind: LawKind, text: str, start: int, end: int) -> LawMention:
-    """LawMention(kind, text, start, end) with no version hint."""
+def python_new_law_mention(
+    kind: LawKind, text: str, start: int, end: int, version_hint: str | None, /
+) -> LawMention:
+    """LawMention(kind, text, start, end, version_hint)."""
     made = _LawMentionFiller()
     made.kind = kind
     made.text = text
     made.start = start
     made.end = end
-    made.version_hint = None
+    made.version_hint = version_hint
     made.__class__ = LawMention
     mention: LawMention = made
     return mention
 
 
-def new_reference(
-    start: int, end: int, article: int, suffix: str | None, paragraph: int | None, item: int | None
+def python_new_reference(
+    start: int,
+    end: int,
+    article: int | None,
+    suffix: str | None,
+    paragraph: int | None,
+    item: int | None,
+    range: bool,
+    /,
 ) -> Reference:
-    """Reference(start, end, article, suffix, paragraph, item), not a range."""
+    """Reference(start, end, article, suffix, paragraph, item, range)."""
     made = _ReferenceFiller()
     made.start = start
     made.end = end
@@ -198,13 +228,13 @@ def new_reference(
     made.article_suffix = suffix
     made.paragraph = paragraph
     made.item = item
-    made.range = False
+    made.range = range
     made.__class__ = Reference
     reference: Reference = made
     return reference
 
 
-def new_run(references: tuple[Reference, ...], end: int) -> Run:
+def python_new_run(references: tuple[Reference, ...], end: int, /) -> Run:
     """Run(references, end)."""
     made = _RunFiller()
     made.references = references
@@ -212,3 +242,12 @@ def new_run(references: tuple[Reference, ...], end: int) -> Run:
     made.__class__ = Run
     run: Run = made
     return run
+
+
+new_law_mention = python_new_law_mention
+new_reference = python_new_reference
+new_run = python_new_run
+if _slotted is not None:
+    new_law_mention = _slotted.Maker(LawMention, _field_names(LawMention))
+    new_reference = _slotted.Maker(Reference, _field_names(Reference))
+    new_run = _slotted.Maker(Run, _field_names(Run))

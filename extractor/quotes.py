@@ -141,18 +141,25 @@ def find_quote(text: str, after: int, limit: int, cited_at: int | None = None) -
     answer's instruction, not the article's text. After "，" a recitation is one sentence
     unless it lists items or holds a colon (…下列情形之一的：(一)…).
     """
-    return _quote(text, after, limit, cited_at, _QUOTE_WORD_LISTS, Quote)
+    return _quote(text, after, limit, cited_at, _QUOTE_WORD_LISTS, new_span, Quote)
 
 
 def _python_quote(
-    text: str, after: int, limit: int, cited_at: int | None, words: object, cls: type[Quote]
+    text: str,
+    after: int,
+    limit: int,
+    cited_at: int | None,
+    words: object,
+    make: Callable[[type[Quote], str, int, int], Quote],
+    cls: type[Quote],
 ) -> Quote | None:
-    """find_quote's Quote made of _quote_span's bounds (`words`: the compiled finder's lists)."""
+    """find_quote's Quote, make(cls, …) of _quote_span's bounds (`words`: the compiled
+    finder's lists)."""
     span = _quote_span(text, after, limit, cited_at, words)
     if span is None:
         return None
     start, end = span
-    return new_span(cls, text[start:end], start, end)
+    return make(cls, text[start:end], start, end)
 
 
 def _python_quote_span(
@@ -248,13 +255,19 @@ def _continues_as_list(text: str, start: int, comment: tuple[int, int], in_list:
 def find_claim(text: str, start: int, end: int) -> Span:
     """The sentence around [start, end): split on 。！？； and line breaks (at most
     `MAX_CLAIM_SIDE` characters each side, so a text without any stays linear)."""
-    return _claim(text, start, end, Span)
+    return _claim(text, start, end, new_span, Span)
 
 
-def _python_claim(text: str, start: int, end: int, cls: type[Span]) -> Span:
-    """find_claim's Span made of _claim_bounds's bounds."""
+def _python_claim(
+    text: str,
+    start: int,
+    end: int,
+    make: Callable[[type[Span], str, int, int], Span],
+    cls: type[Span],
+) -> Span:
+    """find_claim's Span, make(cls, …) of _claim_bounds's bounds."""
     left, right = _claim_bounds(text, start, end)
-    return new_span(cls, text[left:right], left, right)
+    return make(cls, text[left:right], left, right)
 
 
 def _python_comment(
@@ -326,11 +339,9 @@ _quote_span: Callable[..., tuple[int, int] | None] = (
 _claim_bounds: Callable[[str, int, int], tuple[int, int]] = (
     _python_claim_bounds if _quote_bounds is None else _quote_bounds.claim_bounds
 )
-# The Quote and the claim's Span made where their bounds are found (models.new_span's objects,
-# their slots set by the compiled module).
+# The Quote and the claim's Span made where their bounds are found, by models.new_span (the
+# compiled maker of extractor/_slotted.c where it is built) called from the compiled module.
 _quote: Callable[..., Quote | None] = (
     _python_quote if _quote_bounds is None else _quote_bounds.quote
 )
-_claim: Callable[[str, int, int, type[Span]], Span] = (
-    _python_claim if _quote_bounds is None else _quote_bounds.claim
-)
+_claim: Callable[..., Span] = _python_claim if _quote_bounds is None else _quote_bounds.claim

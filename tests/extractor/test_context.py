@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from extractor import Lexicon, extract
+from hypothesis import given
+from hypothesis import strategies as st
+
+from extractor import Lexicon, context, extract
 
 
 def laws(text: str, lexicon: Lexicon | None) -> list[tuple[str, str | None, int, bool]]:
@@ -84,3 +87,28 @@ def test_json_fields(lexicon: Lexicon) -> None:
     start = text.index("工资")
     assert data["quote"] == {"text": "工资按月支付。", "start": start, "end": start + 7}
     assert data["law"] == "中华人民共和国劳动法"
+
+
+_PREFIX_PIECES = [
+    *("原", "旧", "年", "2018年", "二〇一八年", "修订", "修正", "修订前", "的", "版", "\n", "\r"),
+    *("。", "，", " ", "规定", "《", "》", "第"),
+]
+
+
+@given(st.lists(st.sampled_from(_PREFIX_PIECES), max_size=8).map("".join), st.data())
+def test_the_prefix_gate_skips_only_what_cannot_match(text: str, data: st.DataObject) -> None:
+    """Whatever the characters before a law, the version prefix found is the pattern's own
+    (the gates before it only skip where the pattern cannot match)."""
+    start = data.draw(st.integers(0, len(text)))
+    match = context._PREFIX_RE.search(text[max(0, start - 10) : start])
+    assert context._version_prefix(text, start) == (match.group("hint") if match else None)
+    if match is not None:
+        assert start and text[start - 1] in context._PREFIX_NEXT_CHARS
+
+
+def test_a_prefix_before_a_line_break_is_kept(lexicon: Lexicon) -> None:
+    """原 and a line break before the title: its $ matches before the break."""
+    (citation,) = extract("原\n《合同法》第五十二条", lexicon)
+    assert citation.version_hint == "原"
+    (citation,) = extract("。\n《合同法》第五十二条", lexicon)
+    assert citation.version_hint is None

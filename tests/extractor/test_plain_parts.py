@@ -35,14 +35,24 @@ def _joined(pieces: list[str]) -> st.SearchStrategy[str]:
 
 def _plain_runs() -> st.SearchStrategy[str]:
     maybe = st.one_of(st.none(), st.sampled_from(_NUMERALS))
+    spacing = st.sampled_from(["", " ", "  ", "\t", "\u3000"])  # around the article's number
+    item = st.one_of(
+        maybe,
+        st.tuples(st.sampled_from("（("), st.sampled_from(_NUMERALS), st.sampled_from("）)")).map(
+            "".join
+        ),
+        st.sampled_from(["（ 三 ）", "(\t4)", "（三", "（十一）"]),
+    )
     member = st.tuples(
         st.sampled_from(_NUMERALS),
         st.one_of(st.none(), st.sampled_from(["之一", "之十二", "之百"])),
         maybe,
-        maybe,
+        item,
+        spacing,
+        spacing,
     ).map(
         lambda parts: (
-            f"第{parts[0]}条{parts[1] or ''}"
+            f"第{parts[4]}{parts[0]}{parts[5]}条{parts[1] or ''}"
             + ("" if parts[2] is None else f"第{parts[2]}款")
             + ("" if parts[3] is None else f"第{parts[3]}项")
         )
@@ -112,4 +122,16 @@ def test_plain_runs() -> None:
     run = _plain_run("第四十七条第二款、第50条")
     assert run is not None and run == _lark("第四十七条第二款、第50条", "references")
     assert isinstance(run, Run) and [r.article for r in run.references] == [47, 50]
-    assert _plain_run("第五条至第九条") is None
+    for left_to_lark in [
+        "第五条至第九条",
+        "第五条第（百）项",
+        "第五条第（一）、（二）项",
+        "第五条 之一",
+    ]:
+        assert _plain_run(left_to_lark) is None, left_to_lark
+    spaced = _plain_run("第 20 条、第 72 条第一款第（三）项")
+    assert spaced == _lark("第 20 条、第 72 条第一款第（三）项", "references")
+    assert spaced is not None and [(r.article, r.paragraph, r.item) for r in spaced.references] == [
+        (20, None, None),
+        (72, 1, 3),
+    ]

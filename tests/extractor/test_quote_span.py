@@ -12,7 +12,7 @@ import json
 import lzma
 import pickle
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import extractor
-from extractor import Lexicon, context, extract, quotes
-from extractor.models import Quote, Span, new_span
+from extractor import Lexicon, context, extract, models, quotes
+from extractor.models import Quote, Span, new_span, python_new_span
 from tests.conftest import SHARED_DIR
 
 compiled = quotes._quote_bounds
@@ -296,62 +296,64 @@ def test_compiled_span_over_real_answers(name: str, every: int, lexicon: Lexicon
 
 
 @needs_compiled
-@pytest.mark.parametrize("cls", [Span, Quote])
-@pytest.mark.parametrize(("start", "end"), [(0, 3), (2, 2), (1, 99), (-5, 2), (3, 1)])
-def test_compiled_spans_are_new_spans(cls: type[Span], start: int, end: int) -> None:
-    """What the module makes is what models.new_span makes (the bounds as claim_bounds takes
-    them: within the text, start <= end)."""
+@pytest.mark.parametrize("make", [new_span, python_new_span])
+def test_compiled_spans_are_made_by_the_maker(make: Callable[..., Span]) -> None:
+    """quote and claim hand the class and the bounds they find to the maker they are given
+    (models.new_span: the compiled maker, or the Python one), as _python_quote and
+    _python_claim do: the same objects, whichever maker."""
     assert compiled is not None
-    text = "劳动者享有权利"
-    made = compiled.span(cls, text, start, end)
-    start = min(max(start, 0), len(text))
-    end = min(max(end, start), len(text))
-    reference = new_span(cls, text[start:end], start, end)
+    text = "《劳动法》第一条规定：“劳动者享有权利。”因此，甲。"
+    made = compiled.quote(text, 8, len(text), 0, WORDS, make, Quote)
+    reference = python_new_span(Quote, "劳动者享有权利。", 12, 20)
     assert _same(made, reference)
-    assert (hash(made), repr(made), made.to_json()) == (
-        hash(reference),
-        repr(reference),
-        reference.to_json(),
-    )
-    assert dataclasses.astuple(made) == dataclasses.astuple(reference)
-    assert not hasattr(made, "__dict__")
-    assert gc.is_tracked(made) == gc.is_tracked(reference)
-    assert pickle.loads(pickle.dumps(made)) == reference
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.text = "x"  # type: ignore[misc]
+    assert _same(quotes._python_quote(text, 8, len(text), 0, WORDS, make, Quote), reference)
+    claim = compiled.claim(text, 0, 8, make, Span)
+    left, right = plain._python_claim_bounds(text, 0, 8)
+    assert _same(claim, python_new_span(Span, text[left:right], left, right))
+    assert _same(quotes._python_claim(text, 0, 8, make, Span), claim)
+    assert compiled.quote("。甲", 0, 2, None, WORDS, make, Quote) is None  # not content
+    for found in (made, claim):
+        assert (hash(found), repr(found), pickle.loads(pickle.dumps(found))) == (
+            hash(found.__class__(found.text, found.start, found.end)),
+            repr(found.__class__(found.text, found.start, found.end)),
+            found,
+        )
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            found.text = "x"  # type: ignore[misc]
 
 
 @needs_compiled
-def test_spans_only_of_classes_with_the_slots() -> None:
-    """A class without text, start and end slots is refused; a fifth class takes a place."""
+def test_the_maker_gets_the_class_and_the_bounds() -> None:
+    """What the compiled module hands the maker, and its refusals: no maker, a maker that
+    fails (its error comes through), too few arguments."""
     assert compiled is not None
+    calls: list[tuple[object, ...]] = []
 
-    class Open:
-        text = start = end = None
+    def record(*args: object) -> object:
+        calls.append(args)
+        return args
 
-    @dataclasses.dataclass(frozen=True, slots=True)
-    class Other:
-        text: str
-        start: int
-        end: int
+    assert compiled.claim("甲。乙丙。", 3, 4, record, Span) == (Span, "乙丙。", 2, 5)
+    assert compiled.quote("第一条：规定甲乙", 3, 8, None, WORDS, record, Quote) == (
+        Quote,
+        "规定甲乙",
+        4,
+        8,
+    )
+    assert len(calls) == 2
 
+    def failing(*args: object) -> object:
+        raise ValueError("no")
+
+    with pytest.raises(ValueError, match="no"):
+        compiled.claim("甲。乙丙。", 3, 4, failing, Span)
     with pytest.raises(TypeError):
-        compiled.span(Open, "abc", 0, 1)
-    with pytest.raises(AttributeError):
-        compiled.span(int, "abc", 0, 1)
+        compiled.claim("abc", 0, 1, "Span", Span)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        compiled.span(Span, "abc", 0)  # type: ignore[call-arg]
+        compiled.quote("abc", 0, 1, None, WORDS, None, Quote)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        compiled.claim("abc", 0, 1, "Span")  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
-        compiled.quote("abc", 0, 1, None, WORDS, None)  # type: ignore[arg-type]
-    classes = [
-        dataclasses.make_dataclass(f"Made{n}", [], bases=(Other,), frozen=True, slots=True)
-        for n in range(5)
-    ]
-    for cls in [*classes, Span, Quote, Other]:
-        assert compiled.span(cls, "abc", 1, 3) == cls("bc", 1, 3)
-    assert compiled.claim("甲。乙丙。", 3, 4, Span) == Span("乙丙。", 2, 5)
+        compiled.claim("abc", 0, 1, record)  # type: ignore[call-arg]
+    assert not gc.is_tracked(quotes.find_claim("甲。乙丙。", 3, 4)) or models._slotted is None
 
 
 @needs_compiled
