@@ -2,9 +2,10 @@
 quote index's postings walk (verifier/_quote_postings.c), two steps of the quote normalisation
 (verifier/_normalize.c) and where the extractor's quotes and claims start and end
 (extractor/_quote_bounds.c) and the extractor's citations and spans made
-(extractor/_slotted.c) compiled. Optional: where they cannot be built, the package is the
+(extractor/_slotted.c) compiled, and the lines of `check --jsonl` written compiled
+(verifier/_jsonline.c). Optional: where they cannot be built, the package is the
 same and Python answers (legaldb.index, verifier.quotes, verifier.textnorm_quote,
-extractor.quotes, extractor.models)."""
+extractor.quotes, extractor.models, verifier.serialize)."""
 
 from setuptools import Extension, setup
 
@@ -15,5 +16,6 @@ setup(
         Extension("verifier._normalize", ["verifier/_normalize.c"], optional=True),
         Extension("extractor._quote_bounds", ["extractor/_quote_bounds.c"], optional=True),
         Extension("extractor._slotted", ["extractor/_slotted.c"], optional=True),
+        Extension("verifier._jsonline", ["verifier/_jsonline.c"], optional=True),
     ]
 )

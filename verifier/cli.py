@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from datetime import date
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 
 import typer
 
@@ -19,6 +19,7 @@ from verifier.inputs import parse_as_of, read_input
 
 if TYPE_CHECKING:
     from legaldb import StatuteRepository
+    from verifier.models import CheckResult
 
 # What `check` and `gate` share: the answer argument, --as-of, --json, and how they get the
 # repository and today's date (given by the root command).
@@ -36,7 +37,6 @@ Jobs = Annotated[
         "the output is the same, in input order).",
     ),
 ]
-T = TypeVar("T")
 RepositoryLoader = Callable[[], "StatuteRepository"]
 TodayLoader = Callable[[], date]
 
@@ -52,7 +52,7 @@ def check_jsonl_lines(
     """One output line {"id", "as_of", "citations", "summary"} per input line {"id", "answer",
     "as_of"?}; without text (the default) see verifier.serialize.verdict_to_json. `jobs`: as
     verifier.batch.workers_for."""
-    return _check_jsonl(lines, repo, default_as_of, with_text, jobs, _as_is)
+    return _check_jsonl(lines, repo, default_as_of, with_text, jobs, None)
 
 
 def check_jsonl_bytes(
@@ -65,17 +65,10 @@ def check_jsonl_bytes(
     errors: str = "strict",
 ) -> Iterator[bytes]:
     """check_jsonl_lines' lines, each with its newline, in UTF-8 (`errors`: as str.encode).
-    Each is encoded by the worker that made it: a UTF-8 standard output is then given bytes
-    that are neither pickled as text between the processes nor encoded again."""
-    return _check_jsonl(lines, repo, default_as_of, with_text, jobs, partial(_utf8_line, errors))
-
-
-def _as_is(line: str) -> str:
-    return line
-
-
-def _utf8_line(errors: str, line: str) -> bytes:
-    return f"{line}\n".encode("utf-8", errors)
+    Each is written as bytes by the worker that made it (verifier.serialize.result_line_utf8):
+    a UTF-8 standard output is then given bytes that are neither pickled as text between the
+    processes nor encoded again."""
+    return _check_jsonl(lines, repo, default_as_of, with_text, jobs, errors)
 
 
 def _check_jsonl(
@@ -84,14 +77,22 @@ def _check_jsonl(
     default_as_of: date,
     with_text: bool,
     jobs: int,
-    shape: Callable[[str], T],
-) -> Iterator[T]:
+    errors: str | None,
+) -> Iterator[Any]:
+    """The lines as text (errors None: verifier.serialize.result_line) or with their newlines
+    in UTF-8 (result_line_utf8, with these `errors`), in input order."""
+    from verifier import serialize
     from verifier.batch import cited_law, map_jsonl, workers_for
     from verifier.check import check
-    from verifier.serialize import result_line
 
-    def line(item: dict[str, Any], answer: str, as_of: date) -> T:
-        return shape(result_line(item.get("id"), check(answer, repo, as_of), with_text=with_text))
+    write: Callable[[Any, CheckResult], Any] = (
+        partial(serialize.result_line, with_text=with_text)
+        if errors is None
+        else partial(serialize.result_line_utf8, with_text=with_text, errors=errors)
+    )
+
+    def line(item: dict[str, Any], answer: str, as_of: date) -> Any:
+        return write(item.get("id"), check(answer, repo, as_of))
 
     workers = workers_for(jobs, len(lines))
     # A check makes next to no cyclic garbage (35 objects over the 2,750 flzx answers), so the

@@ -13,6 +13,7 @@ from extractor.jsontext import citation_members, json_int, json_str
 from verifier.models import (
     CheckResult,
     Facts,
+    NumberConflict,
     QuoteCheck,
     Resolved,
     Summary,
@@ -312,20 +313,28 @@ def verdict_text(verdict: Verdict, *, with_text: bool = True) -> str:
     """`json.dumps(verdict_to_json(verdict, with_text=with_text), ensure_ascii=False)`, written
     from the citation's and the quote check's own fields and the kept texts of the parts a
     batch repeats."""
-    status = _STATUS_TEXT.get((verdict.status, verdict.reason))
-    if status is None:
-        status = _encode(_status_json(verdict))[1:-1]
-        _STATUS_TEXT[verdict.status, verdict.reason] = status
-    conflicts = verdict.number_conflicts
     return (
-        f"{{{citation_members(verdict.citation, with_text)}, {status}, "
+        f"{{{citation_members(verdict.citation, with_text)}, {_status_members(verdict)}, "
         f'"facts": {_kept_text(_FACTS_TEXT[with_text], verdict.facts, _FACTS_WRITERS[with_text])}, '
         f'"resolved": '
         f"{_kept_text(_RESOLVED_TEXT[with_text], verdict.resolved, _RESOLVED_WRITERS[with_text])}, "
         f'"quote_check": {_quote_check_text(verdict.quote_check)}, '
-        f'"number_conflicts": {_encode(plain(conflicts)) if conflicts else "[]"}, '
+        f'"number_conflicts": {_conflicts_text(verdict.number_conflicts)}, '
         f'"support": {_kept_text(_SUPPORT_TEXT, verdict.support, _support_text)}}}'
     )
+
+
+def _status_members(verdict: Verdict) -> str:
+    """The status, reason and badge members (without braces), kept per status and reason."""
+    status = _STATUS_TEXT.get((verdict.status, verdict.reason))
+    if status is None:
+        status = _encode(_status_json(verdict))[1:-1]
+        _STATUS_TEXT[verdict.status, verdict.reason] = status
+    return status
+
+
+def _conflicts_text(conflicts: tuple[NumberConflict, ...]) -> str:
+    return _encode(plain(conflicts)) if conflicts else "[]"
 
 
 def _quote_check_text(quote_check: QuoteCheck) -> str:
@@ -352,14 +361,36 @@ def _number(value: float | None) -> str:
     return "null" if value is None else _encode(value)
 
 
-def result_line(item_id: Any, result: CheckResult, *, with_text: bool = True) -> str:
+def python_result_line(item_id: Any, result: CheckResult, *, with_text: bool = True) -> str:
     """One line of `lexgate check --jsonl`: `json.dumps({"id": item_id, "as_of", "citations",
-    "summary"}, ensure_ascii=False)` of the result, written as verdict_text writes a verdict."""
+    "summary"}, ensure_ascii=False)` of the result, written as verdict_text writes a verdict
+    (the reference of the compiled writer, and where it cannot write a line)."""
     citations = ", ".join([verdict_text(v, with_text=with_text) for v in result.verdicts])
     return (
         f'{{"id": {_encode(item_id)}, "as_of": {_encode(result.as_of)}, '
         f'"citations": [{citations}], "summary": {_summary_text(result.summary)}}}'
     )
+
+
+def result_line(item_id: Any, result: CheckResult, *, with_text: bool = True) -> str:
+    """python_result_line's line, written in one call by the compiled writer where built."""
+    if _WRITER is not None:
+        line: str | None = _WRITER.line(item_id, result, with_text)
+        if line is not None:
+            return line
+    return python_result_line(item_id, result, with_text=with_text)
+
+
+def result_line_utf8(
+    item_id: Any, result: CheckResult, *, with_text: bool = True, errors: str = "strict"
+) -> bytes:
+    """result_line's line and its newline in UTF-8 (`errors`: as str.encode), written as bytes
+    by the compiled writer where built (no str made and encoded)."""
+    if _WRITER is not None:
+        encoded: bytes | None = _WRITER.line_utf8(item_id, result, with_text)
+        if encoded is not None:
+            return encoded
+    return f"{python_result_line(item_id, result, with_text=with_text)}\n".encode("utf-8", errors)
 
 
 def _summary_text(summary: Summary) -> str:
@@ -370,3 +401,31 @@ def _summary_text(summary: Summary) -> str:
         f'"notYetEffective": {json_int(summary.not_yet_effective)}, '
         f'"unverified": {json_int(summary.unverified)}, "line": {json_str(summary_line(summary))}}}'
     )
+
+
+# The compiled writer (verifier/_jsonline.c, built by setup.py where it can be): the same lines
+# from the same fields and kept texts, in one call; it hands the rare parts to the functions above.
+try:
+    from verifier import _jsonline
+except ImportError:  # pragma: no cover - a build without a C compiler: the Python writer
+    _jsonline = None  # type: ignore[assignment]
+
+_WRITER = (
+    None
+    if _jsonline is None
+    else _jsonline.Writer(
+        encode=_encode,
+        kept=_kept_text,
+        facts_memos=_FACTS_TEXT,
+        facts_writers=_FACTS_WRITERS,
+        resolved_memos=_RESOLVED_TEXT,
+        resolved_writers=_RESOLVED_WRITERS,
+        support_memo=_SUPPORT_TEXT,
+        support_writer=_support_text,
+        status_memo=_STATUS_TEXT,
+        status_writer=_status_members,
+        quote_check_writer=_quote_check_text,
+        conflicts_writer=_conflicts_text,
+        summary_writer=_summary_text,
+    )
+)
