@@ -9,12 +9,15 @@
  * false and null; a value of any other type (a str or int subclass …) through the Writer's
  * `encode`, json's own encoder, as the Python writer does.
  *
- * The parts a batch repeats are the Python writer's kept texts: the facts, the resolved article
- * and the support verdict read from the same memos (id -> (object, text)) and, when not there,
- * through the same `kept(memo, value, write)`; the status members from their memo by (status,
- * reason). A few rare parts are handed to the Python writer's functions whole: number
- * conflicts that are not an empty tuple, a quote check whose found_in is no tuple or list, a
- * summary whose counts are not all ints.
+ * The parts a batch repeats are written once for each object and kept as UTF-8 by identity,
+ * as the Python writer keeps its texts (`serialize._kept_text`: the object held, so its
+ * address is not reused; at most `kept_limit` per kind, all dropped when full): the facts
+ * (`_facts_text`: the fields that are not None or empty), the resolved article and the support
+ * verdict; the status members come from the Python writer's memo by (status, reason). What is
+ * rare or of another shape than a verdict's is handed to the Python writer's functions and
+ * their text written: number conflicts other than an empty tuple, a quote check whose found_in
+ * is no tuple or list, a summary whose counts are not all ints, facts or a support verdict
+ * holding anything but str, int, float, bool, None and dataclasses of those.
  *
  * A field is read from its slot when the object's type keeps it in one (the offset learnt from
  * the type's member descriptor once per type and read site, checked against the type's version
@@ -101,74 +104,120 @@ write_bytes(Buffer *b, const char *bytes, Py_ssize_t size)
     return 0;
 }
 
-#define WRITE_LITERAL(b, text) write_bytes((b), (text), (Py_ssize_t)(sizeof(text) - 1))
+/* `text` a string literal ("" text "" refuses anything else, whose sizeof would be wrong) */
+#define WRITE_LITERAL(b, text) write_bytes((b), "" text "", (Py_ssize_t)(sizeof(text) - 1))
 
 /* What a writer returns: done, failed (an exception set), or a str UTF-8 cannot encode met
  * (nothing set: the caller writes the line in Python). */
 #define DONE 0
 #define FAILED (-1)
 #define UNENCODABLE 1
+#define DECLINED 2  /* a part of a shape the compiled writer leaves to the Python one */
 
 /* ---- scalars ------------------------------------------------------------------------------ */
 
 static const char HEX[] = "0123456789abcdef";
+
+/* One character as encode_basestring writes it, in UTF-8; NULL for a lone surrogate. */
+static inline char *
+put_char(char *out, Py_UCS4 c)
+{
+    if (c >= 0x80) {
+        if (c < 0x800) {
+            *out++ = (char)(0xc0 | (c >> 6));
+            *out++ = (char)(0x80 | (c & 0x3f));
+        }
+        else if (c < 0x10000) {
+            if (c >= 0xd800 && c <= 0xdfff) {
+                return NULL;
+            }
+            *out++ = (char)(0xe0 | (c >> 12));
+            *out++ = (char)(0x80 | ((c >> 6) & 0x3f));
+            *out++ = (char)(0x80 | (c & 0x3f));
+        }
+        else {
+            *out++ = (char)(0xf0 | (c >> 18));
+            *out++ = (char)(0x80 | ((c >> 12) & 0x3f));
+            *out++ = (char)(0x80 | ((c >> 6) & 0x3f));
+            *out++ = (char)(0x80 | (c & 0x3f));
+        }
+    }
+    else if (c >= 0x20 && c != '"' && c != '\\') {
+        *out++ = (char)c;
+    }
+    else {
+        *out++ = '\\';
+        switch (c) {
+        case '"': *out++ = '"'; break;
+        case '\\': *out++ = '\\'; break;
+        case '\b': *out++ = 'b'; break;
+        case '\f': *out++ = 'f'; break;
+        case '\n': *out++ = 'n'; break;
+        case '\r': *out++ = 'r'; break;
+        case '\t': *out++ = 't'; break;
+        default:
+            *out++ = 'u';
+            *out++ = '0';
+            *out++ = '0';
+            *out++ = HEX[(c >> 4) & 0xf];
+            *out++ = HEX[c & 0xf];
+        }
+    }
+    return out;
+}
 
 /* A str as encode_basestring writes it, in UTF-8. */
 static int
 write_str(Buffer *b, PyObject *text)
 {
     Py_ssize_t size = PyUnicode_GET_LENGTH(text);
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
     /* the quotes, and at most 6 bytes a character (\u001f; UTF-8 takes at most 4) */
     if (reserve(b, 2 + 6 * size) < 0) {
         return FAILED;
     }
     char *out = b->data + b->length;
     *out++ = '"';
-    for (Py_ssize_t i = 0; i < size; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c >= 0x80) {
-            if (c < 0x800) {
-                *out++ = (char)(0xc0 | (c >> 6));
-                *out++ = (char)(0x80 | (c & 0x3f));
-            }
-            else if (c < 0x10000) {
-                if (c >= 0xd800 && c <= 0xdfff) {
-                    return UNENCODABLE;
+    switch (PyUnicode_KIND(text)) {
+    case PyUnicode_1BYTE_KIND: {
+        const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(text);
+        if (PyUnicode_IS_ASCII(text)) {  /* runs that need no escape copied whole */
+            Py_ssize_t run = 0;
+            for (Py_ssize_t i = 0; i < size; i++) {
+                Py_UCS1 c = chars[i];
+                if (c < 0x20 || c == '"' || c == '\\') {
+                    memcpy(out, chars + run, i - run);
+                    out = put_char(out + (i - run), c);
+                    run = i + 1;
                 }
-                *out++ = (char)(0xe0 | (c >> 12));
-                *out++ = (char)(0x80 | ((c >> 6) & 0x3f));
-                *out++ = (char)(0x80 | (c & 0x3f));
             }
-            else {
-                *out++ = (char)(0xf0 | (c >> 18));
-                *out++ = (char)(0x80 | ((c >> 12) & 0x3f));
-                *out++ = (char)(0x80 | ((c >> 6) & 0x3f));
-                *out++ = (char)(0x80 | (c & 0x3f));
-            }
+            memcpy(out, chars + run, size - run);
+            out += size - run;
+            break;
         }
-        else if (c >= 0x20 && c != '"' && c != '\\') {
-            *out++ = (char)c;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            out = put_char(out, chars[i]);
         }
-        else {
-            *out++ = '\\';
-            switch (c) {
-            case '"': *out++ = '"'; break;
-            case '\\': *out++ = '\\'; break;
-            case '\b': *out++ = 'b'; break;
-            case '\f': *out++ = 'f'; break;
-            case '\n': *out++ = 'n'; break;
-            case '\r': *out++ = 'r'; break;
-            case '\t': *out++ = 't'; break;
-            default:
-                *out++ = 'u';
-                *out++ = '0';
-                *out++ = '0';
-                *out++ = HEX[(c >> 4) & 0xf];
-                *out++ = HEX[c & 0xf];
+        break;
+    }
+    case PyUnicode_2BYTE_KIND: {
+        const Py_UCS2 *chars = PyUnicode_2BYTE_DATA(text);
+        for (Py_ssize_t i = 0; i < size; i++) {
+            out = put_char(out, chars[i]);
+            if (out == NULL) {
+                return UNENCODABLE;
             }
         }
+        break;
+    }
+    default: {
+        const Py_UCS4 *chars = PyUnicode_4BYTE_DATA(text);
+        for (Py_ssize_t i = 0; i < size; i++) {
+            out = put_char(out, chars[i]);
+            if (out == NULL) {
+                return UNENCODABLE;
+            }
+        }
+    }
     }
     *out++ = '"';
     b->length = out - b->data;
@@ -239,6 +288,37 @@ write_float(Buffer *b, double value)
         }
         return value > 0 ? WRITE_LITERAL(b, "Infinity") : WRITE_LITERAL(b, "-Infinity");
     }
+    /* A value that is some n / 10**4 (a score rounded to four places): float.__repr__ is the
+     * decimal n / 10**4 with its trailing zeros left out (it has at most 15 significant
+     * digits, so no shorter decimal gives the same double; between 1e-4 and 1e16 repr uses no
+     * exponent). -0.0 and the rest: float.__repr__'s own digits. */
+    double scaled = value * 10000.0;
+    if (scaled > -1e15 && scaled < 1e15 && scaled == (double)(long long)scaled
+        && (double)(long long)scaled / 10000.0 == value && !(value == 0.0 && signbit(value))) {
+        long long n = (long long)scaled;
+        unsigned long long magnitude = n < 0 ? 0ULL - (unsigned long long)n
+                                             : (unsigned long long)n;
+        char digits[32];
+        char *end = digits + sizeof(digits), *start = end;
+        int places = 4;
+        while (places > 1 && magnitude % 10 == 0) {  /* the fraction's trailing zeros */
+            magnitude /= 10;
+            places--;
+        }
+        for (int i = 0; i < places; i++) {
+            *--start = (char)('0' + magnitude % 10);
+            magnitude /= 10;
+        }
+        *--start = '.';
+        do {
+            *--start = (char)('0' + magnitude % 10);
+            magnitude /= 10;
+        } while (magnitude);
+        if (n < 0) {
+            *--start = '-';
+        }
+        return write_bytes(b, start, end - start);
+    }
     char *text = PyOS_double_to_string(value, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
     if (text == NULL) {
         return FAILED;
@@ -248,15 +328,115 @@ write_float(Buffer *b, double value)
     return done;
 }
 
+/* ---- the kept texts: object -> its JSON in UTF-8, by identity ------------------------------- */
+
+typedef struct {
+    PyObject *key;   /* the object (held, so its address is not reused) */
+    PyObject *text;  /* bytes */
+} Kept;
+
+typedef struct {
+    Kept *entries;
+    size_t mask;     /* entries - 1, a power of two less one; 0: none yet */
+    Py_ssize_t count;
+} KeptTable;
+
+static inline size_t
+kept_slot(const KeptTable *table, PyObject *key)
+{
+    uint64_t hash = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(hash >> 32) & table->mask;
+}
+
+/* The text kept for this very object (borrowed), NULL when there is none. */
+static PyObject *
+kept_find(const KeptTable *table, PyObject *key)
+{
+    if (table->mask == 0) {
+        return NULL;
+    }
+    for (size_t slot = kept_slot(table, key);; slot = (slot + 1) & table->mask) {
+        Kept *entry = &table->entries[slot];
+        if (entry->key == key) {
+            return entry->text;
+        }
+        if (entry->key == NULL) {
+            return NULL;
+        }
+    }
+}
+
+static void
+kept_clear(KeptTable *table)
+{
+    for (size_t slot = 0; table->mask && slot <= table->mask; slot++) {
+        Py_CLEAR(table->entries[slot].key);
+        Py_CLEAR(table->entries[slot].text);
+    }
+    table->count = 0;
+}
+
+static void
+kept_put(KeptTable *table, PyObject *key, PyObject *text)
+{
+    size_t slot = kept_slot(table, key);
+    while (table->entries[slot].key != NULL) {
+        slot = (slot + 1) & table->mask;
+    }
+    table->entries[slot].key = key;
+    table->entries[slot].text = text;
+    table->count++;
+}
+
+/* Keep `text` for `key` (new references taken); all dropped first when `limit` are kept. */
+static int
+kept_add(KeptTable *table, PyObject *key, PyObject *text, Py_ssize_t limit)
+{
+    if (table->count >= limit) {
+        kept_clear(table);
+    }
+    if ((size_t)(table->count + 1) * 2 > table->mask + 1) {  /* at most half full */
+        size_t size = table->mask ? 2 * (table->mask + 1) : 64;
+        Kept *entries = PyMem_Calloc(size, sizeof(Kept));
+        if (entries == NULL) {
+            PyErr_NoMemory();
+            return FAILED;
+        }
+        Kept *old = table->entries;
+        size_t old_size = table->mask ? table->mask + 1 : 0;
+        table->entries = entries;
+        table->mask = size - 1;
+        table->count = 0;
+        for (size_t slot = 0; slot < old_size; slot++) {
+            if (old[slot].key != NULL) {
+                kept_put(table, old[slot].key, old[slot].text);
+            }
+        }
+        PyMem_Free(old);
+    }
+    kept_put(table, Py_NewRef(key), Py_NewRef(text));
+    return DONE;
+}
+
+static void
+kept_free(KeptTable *table)
+{
+    kept_clear(table);
+    PyMem_Free(table->entries);
+    table->entries = NULL;
+    table->mask = 0;
+}
+
+/* ---- the writer ---------------------------------------------------------------------------- */
+
 typedef struct {
     PyObject_HEAD
     PyObject *encode;          /* json's encoder: any value -> its JSON */
-    PyObject *kept;            /* kept(memo, value, write) -> the value's JSON, kept */
-    PyObject *facts_memos;     /* (without text, with text) */
-    PyObject *facts_writers;
-    PyObject *resolved_memos;
-    PyObject *resolved_writers;
-    PyObject *support_memo;
+    Py_ssize_t kept_limit;     /* texts kept per kind of part, all dropped when full */
+    KeptTable facts[2];        /* without, with text */
+    KeptTable resolved[2];
+    KeptTable support;
+    PyObject *facts_writers;   /* the Python writers of the parts (without, with text) */
     PyObject *support_writer;
     PyObject *status_memo;     /* (status, reason) -> the status members */
     PyObject *status_writer;   /* verdict -> the status members, kept */
@@ -383,7 +563,7 @@ write_member(Writer *self, Buffer *b, const char *key, Py_ssize_t key_size, PyOb
 }
 
 #define MEMBER(self, b, key, object, field) \
-    write_member((self), (b), (key), (Py_ssize_t)(sizeof(key) - 1), (object), (field))
+    write_member((self), (b), "" key "", (Py_ssize_t)(sizeof(key) - 1), (object), (field))
 
 #define CHECK(call) do { int done_ = (call); if (done_ != DONE) return done_; } while (0)
 
@@ -456,36 +636,382 @@ write_citation_members(Writer *self, Buffer *b, PyObject *c, int with_text)
     CHECK(MEMBER(self, b, ", \"article_suffix\": ", c, &citation_article_suffix));
     CHECK(MEMBER(self, b, ", \"paragraph\": ", c, &citation_paragraph));
     CHECK(MEMBER(self, b, ", \"item\": ", c, &citation_item));
-    CHECK(write_span_member(self, b, ", \"quote\": ", 11, c, &citation_quote, with_text));
+    CHECK(write_span_member(self, b, ", \"quote\": ", sizeof(", \"quote\": ") - 1, c,
+                            &citation_quote, with_text));
     CHECK(MEMBER(self, b, ", \"range\": ", c, &citation_range));
     CHECK(MEMBER(self, b, ", \"version_hint\": ", c, &citation_version_hint));
-    return write_span_member(self, b, ", \"claim\": ", 11, c, &citation_claim, with_text);
+    return write_span_member(self, b, ", \"claim\": ", sizeof(", \"claim\": ") - 1, c,
+                             &citation_claim, with_text);
 }
 
-/* _kept_text(memo, value, write): the memo's text when it holds this very object. */
-static int
-write_kept(Writer *self, Buffer *b, PyObject *memo, PyObject *value, PyObject *write)
+/* ---- dataclasses written without their None and empty fields (_plain_present) -------------- */
+
+#define LAYOUTS 16
+
+typedef struct {
+    PyTypeObject *type;     /* a strong reference; NULL: unused */
+    unsigned int version;
+    Py_ssize_t count;
+    PyObject *names;        /* the fields' names (a tuple of str) */
+    PyObject *keys;         /* `"name": ` of each, in UTF-8 (a tuple of bytes) */
+    Py_ssize_t *offsets;    /* each field's slot offset, 0: read by getattr */
+} Layout;
+
+static Layout layouts[LAYOUTS];
+static PyObject *DATACLASS_FIELDS;  /* "__dataclass_fields__" */
+
+static void
+layout_clear(Layout *layout)
 {
-    PyObject *key = PyLong_FromVoidPtr(value);
-    if (key == NULL) {
+    Py_CLEAR(layout->type);
+    Py_CLEAR(layout->names);
+    Py_CLEAR(layout->keys);
+    PyMem_Free(layout->offsets);
+    layout->offsets = NULL;
+}
+
+static Py_ssize_t slot_offset(PyTypeObject *type, PyObject *name);
+
+/* The fields of a dataclass type (the keys of its __dataclass_fields__, as
+ * serialize._layout takes them); NULL and no exception for any other type, or when the
+ * layouts are all taken. */
+static Layout *
+layout_of(PyTypeObject *type)
+{
+    Layout *free_layout = NULL;
+    for (int i = 0; i < LAYOUTS; i++) {
+        Layout *layout = &layouts[i];
+        if (layout->type == type) {
+            if (layout->version == type->tp_version_tag
+                && PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
+                return layout;
+            }
+            layout_clear(layout);  /* the type changed: learnt again */
+        }
+        if (layout->type == NULL && free_layout == NULL) {
+            free_layout = layout;
+        }
+    }
+    if (free_layout == NULL) {
+        return NULL;
+    }
+    PyObject *fields = PyObject_GetAttr((PyObject *)type, DATACLASS_FIELDS);
+    if (fields == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (!PyDict_CheckExact(fields)) {
+        Py_XDECREF(fields);
+        return NULL;
+    }
+    PyObject *listed = PyDict_Keys(fields);
+    Py_DECREF(fields);
+    if (listed == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *names = PyList_AsTuple(listed);
+    Py_DECREF(listed);
+    if (names == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    PyObject *keys = PyTuple_New(count);
+    Py_ssize_t *offsets = PyMem_Calloc(count ? count : 1, sizeof(Py_ssize_t));
+    if (keys == NULL || offsets == NULL) {
+        goto failed;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        if (!PyUnicode_CheckExact(name) || !PyUnicode_IS_ASCII(name)) {
+            goto failed;
+        }
+        PyObject *key = PyBytes_FromFormat("\"%s\": ", PyUnicode_AsUTF8(name));
+        if (key == NULL) {
+            goto failed;
+        }
+        PyTuple_SET_ITEM(keys, i, key);
+        offsets[i] = slot_offset(type, name);
+    }
+    if (!PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        goto failed;
+    }
+    free_layout->type = (PyTypeObject *)Py_NewRef(type);
+    free_layout->version = type->tp_version_tag;
+    free_layout->count = count;
+    free_layout->names = names;
+    free_layout->keys = keys;
+    free_layout->offsets = offsets;
+    return free_layout;
+failed:
+    PyErr_Clear();
+    Py_DECREF(names);
+    Py_XDECREF(keys);
+    PyMem_Free(offsets);
+    return NULL;
+}
+
+/* The i-th field of an instance of the layout's type, a new reference. */
+static PyObject *
+layout_get(Layout *layout, PyObject *object, Py_ssize_t i)
+{
+    if (layout->offsets[i]) {
+        PyObject *value = SLOT(object, layout->offsets[i]);
+        if (value != NULL) {
+            return Py_NewRef(value);
+        }
+    }
+    return PyObject_GetAttr(object, PyTuple_GET_ITEM(layout->names, i));
+}
+
+static int
+is_text_name(PyObject *name, const char *text)
+{
+    return PyUnicode_CompareWithASCIIString(name, text) == 0;
+}
+
+static int write_value(Writer *self, Buffer *b, PyObject *value);
+
+/* `_encode(_plain_present(value))` of a dataclass instance: its fields in order, None and
+ * empty tuples and lists left out. `nested`: its non-empty tuples' and lists' items and its
+ * dataclass fields are written the same way one level down (and no deeper); `skip_text`: its
+ * field named text left out; `drop_text_below`: so are those of what the fields named
+ * successors and corresponding hold (_facts_json without text). DECLINED for what is not a
+ * dataclass instance, and for anything else this leaves to the Python writer. */
+static int
+write_present(Writer *self, Buffer *b, PyObject *value, int nested, int skip_text,
+              int drop_text_below)
+{
+    Layout *layout = layout_of(Py_TYPE(value));
+    if (layout == NULL) {
+        return DECLINED;
+    }
+    CHECK(WRITE_LITERAL(b, "{"));
+    int first = 1;
+    for (Py_ssize_t i = 0; i < layout->count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(layout->names, i);
+        if (skip_text && is_text_name(name, "text")) {
+            continue;
+        }
+        PyObject *field = layout_get(layout, value, i);
+        if (field == NULL) {
+            return FAILED;
+        }
+        PyTypeObject *type = Py_TYPE(field);
+        int sequence = PyTuple_Check(field) || PyList_Check(field);
+        if (field == Py_None || (sequence && Py_SIZE(field) == 0)) {
+            Py_DECREF(field);
+            continue;
+        }
+        PyObject *key = PyTuple_GET_ITEM(layout->keys, i);
+        int done = first ? DONE : WRITE_LITERAL(b, ", ");
+        first = 0;
+        if (done == DONE) {
+            done = write_bytes(b, PyBytes_AS_STRING(key), PyBytes_GET_SIZE(key));
+        }
+        int skip_below = drop_text_below && (is_text_name(name, "successors")
+                                             || is_text_name(name, "corresponding"));
+        if (done != DONE) {
+            /* failed */
+        }
+        else if (type == &PyUnicode_Type || type == &PyLong_Type || type == &PyFloat_Type
+                 || type == &PyBool_Type) {
+            done = write_value(self, b, field);
+        }
+        else if (!nested) {
+            done = DECLINED;
+        }
+        else if (sequence) {
+            done = WRITE_LITERAL(b, "[");
+            for (Py_ssize_t j = 0; done == DONE && j < Py_SIZE(field); j++) {
+                PyObject *item = PyTuple_Check(field) ? PyTuple_GET_ITEM(field, j)
+                                                      : PyList_GET_ITEM(field, j);
+                done = j ? WRITE_LITERAL(b, ", ") : DONE;
+                if (done == DONE) {
+                    Py_INCREF(item);
+                    done = write_present(self, b, item, 0, skip_below, 0);
+                    Py_DECREF(item);
+                }
+            }
+            if (done == DONE) {
+                done = WRITE_LITERAL(b, "]");
+            }
+        }
+        else {
+            done = write_present(self, b, field, 0, skip_below, 0);
+        }
+        Py_DECREF(field);
+        if (done != DONE) {
+            return done;
+        }
+    }
+    return WRITE_LITERAL(b, "}");
+}
+
+/* A kept part: its kept text, or written by `write` (the Python writer `fallback`'s text when
+ * that declines) and kept. */
+typedef int (*PartWriter)(Writer *self, Buffer *b, PyObject *value, int with_text);
+
+static int
+write_kept(Writer *self, Buffer *b, KeptTable *table, PyObject *value, PartWriter write,
+           int with_text, PyObject *fallback)
+{
+    PyObject *text = kept_find(table, value);
+    if (text != NULL) {
+        return write_bytes(b, PyBytes_AS_STRING(text), PyBytes_GET_SIZE(text));
+    }
+    Py_ssize_t start = b->length;
+    int done = write(self, b, value, with_text);
+    if (done == DECLINED && fallback != NULL) {
+        b->length = start;
+        done = write_called(b, fallback, value);
+    }
+    else if (done == DECLINED) {
+        PyErr_SetString(PyExc_SystemError, "a part declined with no Python writer to take it");
         return FAILED;
     }
-    PyObject *kept = PyDict_GetItemWithError(memo, key);  /* borrowed */
-    Py_DECREF(key);
-    if (kept == NULL && PyErr_Occurred()) {
-        return FAILED;
+    if (done != DONE) {
+        return done;
     }
-    if (kept != NULL && PyTuple_CheckExact(kept) && PyTuple_GET_SIZE(kept) == 2
-        && PyTuple_GET_ITEM(kept, 0) == value) {
-        return write_raw(b, PyTuple_GET_ITEM(kept, 1));
-    }
-    PyObject *text = PyObject_CallFunctionObjArgs(self->kept, memo, value, write, NULL);
+    text = PyBytes_FromStringAndSize(b->data + start, b->length - start);
     if (text == NULL) {
         return FAILED;
     }
-    int done = write_raw(b, text);
+    done = kept_add(table, value, text, self->kept_limit);
     Py_DECREF(text);
     return done;
+}
+
+/* _facts_text(facts, with_text). */
+static int
+write_facts(Writer *self, Buffer *b, PyObject *facts, int with_text)
+{
+    return write_present(self, b, facts, 1, 0, !with_text);
+}
+
+FIELD(resolved_law, "law");
+FIELD(resolved_version_label, "version_label");
+FIELD(resolved_effective_from, "effective_from");
+FIELD(resolved_effective_to, "effective_to");
+FIELD(resolved_article_label, "article_label");
+FIELD(resolved_article_text, "article_text");
+
+/* _resolved_text(resolved, with_text). */
+static int
+write_resolved(Writer *self, Buffer *b, PyObject *resolved, int with_text)
+{
+    if (resolved == Py_None) {
+        return WRITE_LITERAL(b, "null");
+    }
+    CHECK(MEMBER(self, b, "{\"law\": ", resolved, &resolved_law));
+    CHECK(MEMBER(self, b, ", \"version_label\": ", resolved, &resolved_version_label));
+    CHECK(MEMBER(self, b, ", \"effective_from\": ", resolved, &resolved_effective_from));
+    CHECK(MEMBER(self, b, ", \"effective_to\": ", resolved, &resolved_effective_to));
+    CHECK(MEMBER(self, b, ", \"article_label\": ", resolved, &resolved_article_label));
+    if (with_text) {
+        CHECK(MEMBER(self, b, ", \"article_text\": ", resolved, &resolved_article_text));
+    }
+    return WRITE_LITERAL(b, "}");
+}
+
+FIELD(support_verdict, "verdict");
+FIELD(support_evidence, "evidence");
+FIELD(support_score, "score");
+FIELD(support_coverage, "coverage");
+FIELD(support_best_other, "best_other");
+FIELD(support_differences, "differences");
+FIELD(support_found_in, "found_in");
+
+static PyObject *UNKNOWN;  /* "unknown" */
+
+/* `"key": value` unless the value is None (`, ` before it). */
+static int
+write_given(Writer *self, Buffer *b, const char *key, Py_ssize_t key_size, PyObject *object,
+            Field *field)
+{
+    PyObject *value = get(object, field);
+    if (value == NULL) {
+        return FAILED;
+    }
+    int done = DONE;
+    if (value != Py_None) {
+        done = write_bytes(b, key, key_size);
+        if (done == DONE) {
+            done = write_value(self, b, value);
+        }
+    }
+    Py_DECREF(value);
+    return done;
+}
+
+#define GIVEN(self, b, key, object, field) \
+    write_given((self), (b), "" key "", (Py_ssize_t)(sizeof(key) - 1), (object), (field))
+
+/* `"key": [...]` of a tuple or list of dataclasses when not empty, as _support_text writes
+ * differences and found_in. */
+static int
+write_present_list(Writer *self, Buffer *b, const char *key, Py_ssize_t key_size,
+                   PyObject *object, Field *field)
+{
+    PyObject *items = get(object, field);
+    if (items == NULL) {
+        return FAILED;
+    }
+    int done = DONE;
+    if (!PyTuple_CheckExact(items) && !PyList_CheckExact(items)) {
+        done = DECLINED;
+    }
+    else if (PySequence_Fast_GET_SIZE(items) > 0) {
+        done = write_bytes(b, key, key_size);
+        for (Py_ssize_t i = 0; done == DONE && i < PySequence_Fast_GET_SIZE(items); i++) {
+            done = i ? WRITE_LITERAL(b, ", ") : WRITE_LITERAL(b, "[");
+            if (done == DONE) {
+                PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(items, i));
+                done = write_present(self, b, item, 0, 0, 0);
+                Py_DECREF(item);
+            }
+        }
+        if (done == DONE) {
+            done = WRITE_LITERAL(b, "]");
+        }
+    }
+    Py_DECREF(items);
+    return done;
+}
+
+/* _support_text(support). */
+static int
+write_support(Writer *self, Buffer *b, PyObject *support, int with_text)
+{
+    PyObject *verdict = get(support, &support_verdict);
+    if (verdict == NULL) {
+        return FAILED;
+    }
+    int unknown = verdict == UNKNOWN ? 1 : PyObject_RichCompareBool(verdict, UNKNOWN, Py_EQ);
+    int done = unknown < 0 ? FAILED : DONE;
+    if (unknown == 1) {
+        done = WRITE_LITERAL(b, "{\"verdict\": \"unknown\"}");
+    }
+    else if (unknown == 0) {
+        done = WRITE_LITERAL(b, "{\"verdict\": ");
+        if (done == DONE) {
+            done = write_value(self, b, verdict);
+        }
+    }
+    Py_DECREF(verdict);
+    if (unknown != 0 || done != DONE) {
+        return done;
+    }
+    CHECK(GIVEN(self, b, ", \"evidence\": ", support, &support_evidence));
+    CHECK(GIVEN(self, b, ", \"score\": ", support, &support_score));
+    CHECK(GIVEN(self, b, ", \"coverage\": ", support, &support_coverage));
+    CHECK(GIVEN(self, b, ", \"best_other\": ", support, &support_best_other));
+    CHECK(write_present_list(self, b, ", \"differences\": ", sizeof(", \"differences\": ") - 1,
+                             support, &support_differences));
+    CHECK(write_present_list(self, b, ", \"found_in\": ", sizeof(", \"found_in\": ") - 1,
+                             support, &support_found_in));
+    return WRITE_LITERAL(b, "}");
 }
 
 FIELD(verdict_citation, "citation");
@@ -526,21 +1052,16 @@ write_status(Writer *self, Buffer *b, PyObject *verdict)
     return write_called(b, self->status_writer, verdict);
 }
 
-/* A verdict's part written from the memo of its kind (the one for with_text, when a pair). */
+/* A verdict's part, from its kept text or written and kept. */
 static int
-write_kept_field(Writer *self, Buffer *b, PyObject *verdict, Field *field, PyObject *memos,
-                 PyObject *writers, int with_text)
+write_kept_field(Writer *self, Buffer *b, PyObject *verdict, Field *field, KeptTable *table,
+                 PartWriter write, int with_text, PyObject *fallback)
 {
-    PyObject *memo = memos, *write = writers;
-    if (PyTuple_Check(memos)) {
-        memo = PyTuple_GET_ITEM(memos, with_text ? 1 : 0);
-        write = PyTuple_GET_ITEM(writers, with_text ? 1 : 0);
-    }
     PyObject *value = get(verdict, field);
     if (value == NULL) {
         return FAILED;
     }
-    int done = write_kept(self, b, memo, value, write);
+    int done = write_kept(self, b, table, value, write, with_text, fallback);
     Py_DECREF(value);
     return done;
 }
@@ -613,11 +1134,12 @@ write_verdict(Writer *self, Buffer *b, PyObject *verdict, int with_text)
     CHECK(WRITE_LITERAL(b, ", "));
     CHECK(write_status(self, b, verdict));
     CHECK(WRITE_LITERAL(b, ", \"facts\": "));
-    CHECK(write_kept_field(self, b, verdict, &verdict_facts, self->facts_memos,
-                           self->facts_writers, with_text));
+    CHECK(write_kept_field(self, b, verdict, &verdict_facts, &self->facts[with_text],
+                           write_facts, with_text,
+                           PyTuple_GET_ITEM(self->facts_writers, with_text)));
     CHECK(WRITE_LITERAL(b, ", \"resolved\": "));
-    CHECK(write_kept_field(self, b, verdict, &verdict_resolved, self->resolved_memos,
-                           self->resolved_writers, with_text));
+    CHECK(write_kept_field(self, b, verdict, &verdict_resolved, &self->resolved[with_text],
+                           write_resolved, with_text, NULL));
     CHECK(WRITE_LITERAL(b, ", \"quote_check\": "));
     part = get(verdict, &verdict_quote_check);
     if (part == NULL) {
@@ -640,8 +1162,8 @@ write_verdict(Writer *self, Buffer *b, PyObject *verdict, int with_text)
     Py_DECREF(part);
     CHECK(done);
     CHECK(WRITE_LITERAL(b, ", \"support\": "));
-    CHECK(write_kept_field(self, b, verdict, &verdict_support, self->support_memo,
-                           self->support_writer, with_text));
+    CHECK(write_kept_field(self, b, verdict, &verdict_support, &self->support, write_support,
+                           with_text, self->support_writer));
     return WRITE_LITERAL(b, "}");
 }
 
@@ -797,44 +1319,36 @@ writer_line_utf8(Writer *self, PyObject *const *args, Py_ssize_t count)
 static PyObject *
 writer_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"encode", "kept", "facts_memos", "facts_writers",
-                               "resolved_memos", "resolved_writers", "support_memo",
-                               "support_writer", "status_memo", "status_writer",
-                               "quote_check_writer", "conflicts_writer", "summary_writer", NULL};
-    PyObject *given[13];
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OOO!O!O!O!O!OO!OOOO", keywords, &given[0],
-                                     &given[1], &PyTuple_Type, &given[2], &PyTuple_Type,
-                                     &given[3], &PyTuple_Type, &given[4], &PyTuple_Type,
-                                     &given[5], &PyDict_Type, &given[6], &given[7],
-                                     &PyDict_Type, &given[8], &given[9], &given[10], &given[11],
-                                     &given[12])) {
+    static char *keywords[] = {"encode", "kept_limit", "facts_writers", "support_writer",
+                               "status_memo", "status_writer", "quote_check_writer",
+                               "conflicts_writer", "summary_writer", NULL};
+    PyObject *encode, *facts_writers, *support_writer, *status_memo, *status_writer;
+    PyObject *quote_check_writer, *conflicts_writer, *summary_writer;
+    Py_ssize_t kept_limit;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OnO!OO!OOOO", keywords, &encode,
+                                     &kept_limit, &PyTuple_Type, &facts_writers,
+                                     &support_writer, &PyDict_Type, &status_memo,
+                                     &status_writer, &quote_check_writer, &conflicts_writer,
+                                     &summary_writer)) {
         return NULL;
     }
-    for (int pair = 2; pair <= 5; pair++) {
-        if (PyTuple_GET_SIZE(given[pair]) != 2) {
-            PyErr_SetString(PyExc_TypeError, "memos and writers come in pairs (without, with text)");
-            return NULL;
-        }
+    if (PyTuple_GET_SIZE(facts_writers) != 2) {
+        PyErr_SetString(PyExc_TypeError, "facts_writers: (without text, with text)");
+        return NULL;
     }
-    for (int i = 0; i < 2; i++) {
-        if (!PyDict_Check(PyTuple_GET_ITEM(given[2], i))
-            || !PyDict_Check(PyTuple_GET_ITEM(given[4], i))) {
-            PyErr_SetString(PyExc_TypeError, "a memo must be a dict");
-            return NULL;
-        }
-    }
-    Writer *self = (Writer *)type->tp_alloc(type, 0);
+    Writer *self = (Writer *)type->tp_alloc(type, 0);  /* the kept tables zeroed: empty */
     if (self == NULL) {
         return NULL;
     }
-    PyObject **slots[] = {&self->encode, &self->kept, &self->facts_memos, &self->facts_writers,
-                          &self->resolved_memos, &self->resolved_writers, &self->support_memo,
-                          &self->support_writer, &self->status_memo, &self->status_writer,
-                          &self->quote_check_writer, &self->conflicts_writer,
-                          &self->summary_writer};
-    for (int i = 0; i < 13; i++) {
-        *slots[i] = Py_NewRef(given[i]);
-    }
+    self->encode = Py_NewRef(encode);
+    self->kept_limit = kept_limit > 0 ? kept_limit : 1;
+    self->facts_writers = Py_NewRef(facts_writers);
+    self->support_writer = Py_NewRef(support_writer);
+    self->status_memo = Py_NewRef(status_memo);
+    self->status_writer = Py_NewRef(status_writer);
+    self->quote_check_writer = Py_NewRef(quote_check_writer);
+    self->conflicts_writer = Py_NewRef(conflicts_writer);
+    self->summary_writer = Py_NewRef(summary_writer);
     return (PyObject *)self;
 }
 
@@ -842,12 +1356,7 @@ static int
 writer_traverse(Writer *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->encode);
-    Py_VISIT(self->kept);
-    Py_VISIT(self->facts_memos);
     Py_VISIT(self->facts_writers);
-    Py_VISIT(self->resolved_memos);
-    Py_VISIT(self->resolved_writers);
-    Py_VISIT(self->support_memo);
     Py_VISIT(self->support_writer);
     Py_VISIT(self->status_memo);
     Py_VISIT(self->status_writer);
@@ -861,18 +1370,18 @@ static int
 writer_clear(Writer *self)
 {
     Py_CLEAR(self->encode);
-    Py_CLEAR(self->kept);
-    Py_CLEAR(self->facts_memos);
     Py_CLEAR(self->facts_writers);
-    Py_CLEAR(self->resolved_memos);
-    Py_CLEAR(self->resolved_writers);
-    Py_CLEAR(self->support_memo);
     Py_CLEAR(self->support_writer);
     Py_CLEAR(self->status_memo);
     Py_CLEAR(self->status_writer);
     Py_CLEAR(self->quote_check_writer);
     Py_CLEAR(self->conflicts_writer);
     Py_CLEAR(self->summary_writer);
+    for (int i = 0; i < 2; i++) {
+        kept_free(&self->facts[i]);
+        kept_free(&self->resolved[i]);
+    }
+    kept_free(&self->support);
     return 0;
 }
 
@@ -884,6 +1393,13 @@ writer_dealloc(Writer *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+static PyObject *
+writer_kept_count(Writer *self, PyObject *unused)
+{
+    return Py_BuildValue("nnnnn", self->facts[0].count, self->facts[1].count,
+                         self->resolved[0].count, self->resolved[1].count, self->support.count);
+}
+
 static PyMethodDef writer_methods[] = {
     {"line", (PyCFunction)(void (*)(void))writer_line, METH_FASTCALL,
      PyDoc_STR("line(item_id, result, with_text): the line as str, None when UTF-8 cannot "
@@ -891,16 +1407,18 @@ static PyMethodDef writer_methods[] = {
     {"line_utf8", (PyCFunction)(void (*)(void))writer_line_utf8, METH_FASTCALL,
      PyDoc_STR("line_utf8(item_id, result, with_text): the line and its newline in UTF-8, "
                "None when UTF-8 cannot encode it")},
+    {"kept_count", (PyCFunction)writer_kept_count, METH_NOARGS,
+     PyDoc_STR("kept_count(): the texts kept (facts without and with text, resolved without "
+               "and with text, support)")},
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject WriterType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "verifier._jsonline.Writer",
-    .tp_doc = PyDoc_STR("Writer(*, encode, kept, facts_memos, facts_writers, resolved_memos, "
-                        "resolved_writers, support_memo, support_writer, status_memo, "
-                        "status_writer, quote_check_writer, conflicts_writer, summary_writer): "
-                        "the lines of `lexgate check --jsonl`"),
+    .tp_doc = PyDoc_STR("Writer(*, encode, kept_limit, facts_writers, support_writer, "
+                        "status_memo, status_writer, quote_check_writer, conflicts_writer, "
+                        "summary_writer): the lines of `lexgate check --jsonl`"),
     .tp_basicsize = sizeof(Writer),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_new = writer_new,
@@ -921,6 +1439,11 @@ PyMODINIT_FUNC
 PyInit__jsonline(void)
 {
     if (PyType_Ready(&WriterType) < 0) {
+        return NULL;
+    }
+    UNKNOWN = PyUnicode_InternFromString("unknown");
+    DATACLASS_FIELDS = PyUnicode_InternFromString("__dataclass_fields__");
+    if (UNKNOWN == NULL || DATACLASS_FIELDS == NULL) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&jsonline_module);

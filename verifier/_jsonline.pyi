@@ -6,12 +6,8 @@ class Writer:
         self,
         *,
         encode: Callable[[Any], str],
-        kept: Callable[[dict[int, tuple[Any, str]], Any, Callable[[Any], str]], str],
-        facts_memos: tuple[dict[int, tuple[Any, str]], dict[int, tuple[Any, str]]],
+        kept_limit: int,
         facts_writers: tuple[Callable[[Any], str], Callable[[Any], str]],
-        resolved_memos: tuple[dict[int, tuple[Any, str]], dict[int, tuple[Any, str]]],
-        resolved_writers: tuple[Callable[[Any], str], Callable[[Any], str]],
-        support_memo: dict[int, tuple[Any, str]],
         support_writer: Callable[[Any], str],
         status_memo: dict[tuple[str, str], str],
         status_writer: Callable[[Any], str],
@@ -21,3 +17,4 @@ class Writer:
     ) -> None: ...
     def line(self, item_id: Any, result: Any, with_text: bool, /) -> str | None: ...
     def line_utf8(self, item_id: Any, result: Any, with_text: bool, /) -> bytes | None: ...
+    def kept_count(self) -> tuple[int, int, int, int, int]: ...

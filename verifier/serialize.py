@@ -404,7 +404,8 @@ def _summary_text(summary: Summary) -> str:
 
 
 # The compiled writer (verifier/_jsonline.c, built by setup.py where it can be): the same lines
-# from the same fields and kept texts, in one call; it hands the rare parts to the functions above.
+# from the same fields, the repeated parts kept as UTF-8 (FRAGMENTS_KEPT of each kind), in one
+# call; it hands the rare parts to the functions above.
 try:
     from verifier import _jsonline
 except ImportError:  # pragma: no cover - a build without a C compiler: the Python writer
@@ -415,12 +416,8 @@ _WRITER = (
     if _jsonline is None
     else _jsonline.Writer(
         encode=_encode,
-        kept=_kept_text,
-        facts_memos=_FACTS_TEXT,
+        kept_limit=FRAGMENTS_KEPT,
         facts_writers=_FACTS_WRITERS,
-        resolved_memos=_RESOLVED_TEXT,
-        resolved_writers=_RESOLVED_WRITERS,
-        support_memo=_SUPPORT_TEXT,
         support_writer=_support_text,
         status_memo=_STATUS_TEXT,
         status_writer=_status_members,
