@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from types import SimpleNamespace
 from typing import Any
@@ -171,8 +171,9 @@ full_verdicts = st.builds(
         st.lists(found_in, max_size=3).map(tuple),
     ),
     number_conflicts=st.lists(
-        st.builds(NumberConflict, st.just("amount"), scores, st.tuples(scores), texts,
-                  st.tuples(texts)),  # fmt: skip
+        st.builds(
+            NumberConflict, st.just("amount"), scores, st.tuples(scores), texts, st.tuples(texts)
+        ),
         max_size=1,
     ).map(tuple),
     support=supports,
@@ -236,9 +237,26 @@ def test_any_float_is_written_as_json_writes_it(values: list[float]) -> None:
 
 
 CHARACTERS = [chr(c) for c in range(0x00, 0x21)] + [
-    '"', "\\", "/", "\x7f", "\x80", "\xa0", "\xff", "\u0100", "\u07ff", "\u0800", "\u2028",
-    "\ud7ff", "\ue000", "\ufeff", "\uffff", "\U00010000", "\U0001f600", "\U0010ffff", "中",
-]  # fmt: skip
+    '"',
+    "\\",
+    "/",
+    "\x7f",
+    "\x80",
+    "\xa0",
+    "\xff",
+    "\u0100",
+    "\u07ff",
+    "\u0800",
+    "\u2028",
+    "\ud7ff",
+    "\ue000",
+    "\ufeff",
+    "\uffff",
+    "\U00010000",
+    "\U0001f600",
+    "\U0010ffff",
+    "中",
+]
 
 
 @pytest.mark.parametrize("character", CHARACTERS, ids=lambda c: f"U+{ord(c):04X}")
@@ -248,8 +266,15 @@ def test_each_character_is_written_as_encode_basestring_writes_it(
 ) -> None:
     text = f"{around}{character}{around}{character}"
     citation = Citation(text, 0, 1, text, None, False, 1, text)
-    verdict = Verdict(citation, "unverified", "law_not_found", Facts(law=text), None,
-                      QuoteCheck("none"), support=Support("partly", text))  # fmt: skip
+    verdict = Verdict(
+        citation,
+        "unverified",
+        "law_not_found",
+        Facts(law=text),
+        None,
+        QuoteCheck("none"),
+        support=Support("partly", text),
+    )
     result = CheckResult("2026-12-01", (verdict,), Summary(1, 0, 0, 0, 1))
     compiled = writer()
     assert compiled.line(text, result, True) is not None
@@ -345,8 +370,16 @@ def test_other_shapes_are_written_as_the_python_writer_writes_them(
         fact_values["corresponding"] = ArticleRef("法", 3, None, "第三条", text="条文")
     elif shape == "list differences":
         support = Support("partly", "…", 0.5, 0.0, 0.25, [Difference("number", "三", "五")])  # type: ignore[arg-type]
-    verdict = Verdict(citation, "verified", "in_force", Facts(**fact_values), None, quote_check,
-                      conflicts, support)  # fmt: skip
+    verdict = Verdict(
+        citation,
+        "verified",
+        "in_force",
+        Facts(**fact_values),
+        None,
+        quote_check,
+        conflicts,
+        support,
+    )
     verdicts: Any = (verdict, verdict)
     if shape == "verdicts list":
         verdicts = [verdict]
@@ -369,8 +402,7 @@ def test_equal_supports_of_other_number_types_keep_their_own_text(coverage: floa
         QuoteCheck("none"),
         support=Support("partly", "…", 0.5, 0, 0.25),
     )
-    other = Verdict(*[getattr(base, name) for name in Verdict.__slots__[:-1]],
-                    support=Support("partly", "…", 0.5, coverage, 0.25))  # fmt: skip
+    other = replace(base, support=Support("partly", "…", 0.5, coverage, 0.25))
     compiled = writer()
     for verdict in (base, other, base, other):
         result = CheckResult("2026-12-01", (verdict,), Summary(1, 1, 0, 0, 0))
@@ -383,10 +415,44 @@ def test_the_kept_texts_are_dropped_when_full_and_written_again() -> None:
     compiled = writer(kept_limit=2)
     counts_seen = []
     for support in supports_made * 2:
-        verdict = Verdict(Citation("法第一条", 0, 4, "法", "法", False, 1), "verified",
-                          "in_force", Facts(), None, QuoteCheck("none"), support=support)  # fmt: skip
-        assert_same(compiled, 1, CheckResult("2026-12-01", (verdict,), Summary(1, 1, 0, 0, 0)),
-                    False)  # fmt: skip
+        verdict = Verdict(
+            Citation("法第一条", 0, 4, "法", "法", False, 1),
+            "verified",
+            "in_force",
+            Facts(),
+            None,
+            QuoteCheck("none"),
+            support=support,
+        )
+        assert_same(
+            compiled, 1, CheckResult("2026-12-01", (verdict,), Summary(1, 1, 0, 0, 0)), False
+        )
         counts_seen.append(compiled.kept_count()[4])
     assert max(counts_seen) == 2
     assert min(counts_seen) == 1
+
+
+def test_hundreds_of_kept_texts_are_each_their_own_objects() -> None:
+    """Hundreds of parts kept at once (the table grown, its slots shared): each written as
+    its own, the first time and from its kept text."""
+    made = [
+        (
+            Support("partly", f"证据{n}", n / 8, 0.0, 0.5),
+            Resolved(f"法{n}", None, None, None, f"第{n}条", "文"),
+        )
+        for n in range(600)
+    ]
+    compiled = writer()
+    for support, resolved in made * 2:
+        verdict = Verdict(
+            Citation("法第一条", 0, 4, "法", "法", False, 1),
+            "verified",
+            "in_force",
+            Facts(),
+            resolved,
+            QuoteCheck("none"),
+            support=support,
+        )
+        result = CheckResult("2026-12-01", (verdict,), Summary(1, 1, 0, 0, 0))
+        assert_same(compiled, 1, result, False)
+    assert compiled.kept_count() == (1200, 0, 600, 0, 600)  # a Facts() made for each

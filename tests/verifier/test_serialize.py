@@ -61,9 +61,9 @@ def test_lines_of_real_answers_are_their_json_dumped(
     assert sum(len(result.verdicts) for _, result in results) > 400
     for with_text in (False, True):
         for item_id, result in results:
-            assert result_line(item_id, result, with_text=with_text) == dumped(
-                item_id, result, with_text
-            )
+            expected = dumped(item_id, result, with_text)
+            assert result_line(item_id, result, with_text=with_text) == expected
+            assert serialize.python_result_line(item_id, result, with_text=with_text) == expected
 
 
 def test_lines_are_the_same_when_the_kept_parts_are_dropped_all_the_time(
