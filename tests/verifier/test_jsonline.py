@@ -456,3 +456,25 @@ def test_hundreds_of_kept_texts_are_each_their_own_objects() -> None:
         result = CheckResult("2026-12-01", (verdict,), Summary(1, 1, 0, 0, 0))
         assert_same(compiled, 1, result, False)
     assert compiled.kept_count() == (1200, 0, 600, 0, 600)  # a Facts() made for each
+
+
+def test_without_the_compiled_writer_python_writes_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A build without verifier/_jsonline.c: result_line and result_line_utf8 take the Python
+    writer, and give what the compiled one gives."""
+    verdict = Verdict(
+        Citation("民法典第一条", 0, 6, "民法典", "民法典", False, 1),
+        "deprecated",
+        "repealed",
+        Facts(law="合同法", successors=(ArticleRef("民法典", 1, None, "第一条", text="文"),)),
+        Resolved("合同法", "1999年", "1999-10-01", "2021-01-01", "第一条", "文"),
+        QuoteCheck("partial", 0.75),
+        support=Support("supports", "文", 1.0, 1.0, 0.0),
+    )
+    result = CheckResult("2026-12-01", (verdict,), Summary(1, 0, 1, 0, 0))
+    compiled = [serialize.result_line("x", result, with_text=t) for t in (False, True)]
+    monkeypatch.setattr(serialize, "_WRITER", None)
+    for with_text, line in zip((False, True), compiled, strict=True):
+        assert serialize.result_line("x", result, with_text=with_text) == line
+        assert serialize.result_line_utf8("x", result, with_text=with_text) == f"{line}\n".encode()
