@@ -186,13 +186,18 @@ def _to_utf_32(text: str) -> bytes:
     return utf_32_le_encode(text, "surrogatepass")[0]
 
 
+def _cast(data: Any, form: str) -> memoryview:
+    """The bytes-like data as a view of items of the array type code form (not copied)."""
+    return memoryview(data).cast(form)
+
+
 @dataclass(frozen=True, slots=True)
 class _PackedTexts:
     """Texts packed in one string of UTF-32 bytes, each decoded when asked for: a kept index is
     read back without decoding the texts of the many candidates that no lookup scores."""
 
-    data: bytes
-    starts: array[int]  # where each text starts (in characters), then where the last ends
+    data: bytes | memoryview
+    starts: array[int] | memoryview  # where each text starts (in characters), then where the last ends
 
     @classmethod
     def pack(cls, texts: list[str]) -> _PackedTexts:
@@ -206,7 +211,7 @@ class _PackedTexts:
         )[0]
 
     def to_plain(self) -> tuple[bytes, bytes]:
-        return self.data, self.starts.tobytes()
+        return bytes(self.data), self.starts.tobytes()
 
     @classmethod
     def from_plain(cls, plain: tuple[bytes, bytes]) -> _PackedTexts:
@@ -400,25 +405,50 @@ class QuoteIndex(Generic[K]):
     def __len__(self) -> int:
         return len(self._keys)
 
+    def to_parts(self) -> tuple[tuple[Any, ...], list[bytes]]:
+        """The built index as plain values (for `marshal`; keys must be plain too), its keys
+        first, and byte strings (`textnorm.marshalled.write_marshalled_parts`)."""
+        texts, starts = self._texts.to_plain()
+        runs_texts, runs_starts = self._runs_texts.to_plain()
+        codes, at, items, size = self._postings.to_plain()
+        return (self._keys, size, self._unseen_idf), [
+            texts, starts, runs_texts, runs_starts, codes, at, items, self._bounds.tobytes(),
+            self._bounds_at.tobytes(), array("I", self._lengths).tobytes(),
+            array("d", self._weights).tobytes(),
+        ]  # fmt: skip
+
+    @classmethod
+    def from_parts(cls, plain: tuple[Any, ...], parts: Sequence[Any]) -> QuoteIndex[K]:
+        """The index `to_parts` described, without building it again. The parts may be views
+        of the bytes a file was read into (`read_marshalled_parts`): the arrays are read in
+        place, not copied."""
+        keys, size, unseen_idf = plain
+        (texts, starts, runs_texts, runs_starts, codes, at, items, bounds, bounds_at, lengths,
+         weights) = parts  # fmt: skip
+        index = cls.__new__(cls)
+        index._keys = keys
+        index._texts = _PackedTexts(texts, _cast(starts, "I"))
+        index._runs_texts = _PackedTexts(runs_texts, _cast(runs_starts, "I"))
+        index._postings = _Postings(_cast(codes, "Q"), _cast(at, "I"), _cast(items, "I"), size)
+        index._bounds = _cast(bounds, "I")
+        index._bounds_at = _cast(bounds_at, "I")
+        index._lengths = _cast(lengths, "I").tolist()
+        index._weights = _cast(weights, "d").tolist()
+        index._unseen_idf = unseen_idf
+        index._idf = _idf_table(len(keys))
+        index._runs_made = {}
+        index._posting_lists = {}
+        return index
+
     def to_plain(self) -> tuple[Any, ...]:
-        """The built index as plain values (for `marshal`; keys must be plain too)."""
-        return (self._keys, self._texts.to_plain(), self._lengths, self._postings.to_plain(),
-                self._weights, self._unseen_idf, self._runs_texts.to_plain(),
-                self._bounds.tobytes(), self._bounds_at.tobytes())  # fmt: skip
+        """The built index as plain values (`to_parts`, the byte strings a tuple)."""
+        plain, parts = self.to_parts()
+        return plain, tuple(parts)
 
     @classmethod
     def from_plain(cls, plain: tuple[Any, ...]) -> QuoteIndex[K]:
         """The index `to_plain` described, without building it again."""
-        index = cls(())
-        (index._keys, texts, index._lengths, postings, index._weights, index._unseen_idf,
-         runs_texts, bounds, bounds_at) = plain  # fmt: skip
-        index._texts = _PackedTexts.from_plain(texts)
-        index._runs_texts = _PackedTexts.from_plain(runs_texts)
-        index._postings = _Postings.from_plain(postings)
-        index._bounds.frombytes(bounds)
-        index._bounds_at = array("I", bounds_at)
-        index._idf = _idf_table(len(index._keys))
-        return index
+        return cls.from_parts(plain[0], plain[1])
 
     def _runs(self, index: int) -> _Runs:
         """Candidate index's normalised sentences, as `_prepare` made them (made once)."""
@@ -599,9 +629,10 @@ class _Postings:
     last code placed needed, so a probe never wraps around. The candidates of the code at
     place p are items[at[p] : at[p + 1]], none for a common bigram."""
 
-    codes: array[int]  # per place, the code there or _NO_CODE
-    at: array[int]  # per place, where its candidates start in items; then where the last end
-    items: array[int]
+    # Arrays when built, views of the bytes read when read back (`QuoteIndex.from_parts`).
+    codes: array[int] | memoryview  # per place, the code there or _NO_CODE
+    at: array[int] | memoryview  # per place, where its candidates start in items; then where the last end
+    items: array[int] | memoryview
     size: int
 
     @classmethod
