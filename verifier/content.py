@@ -128,7 +128,8 @@ def _unpacked_keys(packed: Any) -> list[tuple[ArticleKey, str]]:
     if isinstance(packed, list):
         return packed
     numbers, suffixes, labels = packed
-    return list(zip(zip(array("q", numbers).tolist(), suffixes), labels.split("\n")))
+    numbered = zip(array("q", numbers).tolist(), suffixes, strict=True)
+    return list(zip(numbered, labels.split("\n"), strict=True))
 
 
 def located(repo: StatuteRepository, version_id: int, quote: str, limit: int) -> Located:

@@ -197,7 +197,8 @@ class _PackedTexts:
     read back without decoding the texts of the many candidates that no lookup scores."""
 
     data: bytes | memoryview
-    starts: array[int] | memoryview  # where each text starts (in characters), then where the last ends
+    # Where each text starts (in characters), then where the last ends.
+    starts: array[int] | memoryview
 
     @classmethod
     def pack(cls, texts: list[str]) -> _PackedTexts:
@@ -631,7 +632,8 @@ class _Postings:
 
     # Arrays when built, views of the bytes read when read back (`QuoteIndex.from_parts`).
     codes: array[int] | memoryview  # per place, the code there or _NO_CODE
-    at: array[int] | memoryview  # per place, where its candidates start in items; then where the last end
+    # Per place, where its candidates start in items; then where the last end.
+    at: array[int] | memoryview
     items: array[int] | memoryview
     size: int
 
