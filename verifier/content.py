@@ -129,7 +129,7 @@ def _unpacked_keys(packed: Any) -> list[tuple[ArticleKey, str]]:
         return packed
     numbers, suffixes, labels = packed
     numbered = zip(array("q", numbers).tolist(), suffixes, strict=True)
-    return list(zip(numbered, labels.split("\n"), strict=True))
+    return list(zip(numbered, labels.split("\n") if numbers else (), strict=True))
 
 
 def located(repo: StatuteRepository, version_id: int, quote: str, limit: int) -> Located:
