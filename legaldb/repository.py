@@ -42,7 +42,7 @@ from legaldb.models import (
     level_rank,
 )
 from textnorm import article_label, normalize_name
-from textnorm.marshalled import read_marshalled, read_marshalled_parts, write_marshalled_parts
+from textnorm.marshalled import read_marshalled_parts, write_marshalled_parts
 from textnorm.slotted import filler
 
 if TYPE_CHECKING:
@@ -343,7 +343,7 @@ class StatuteRepository:
         is there in the current format; True when made (legaldb.prepare makes every version's
         at import, so that no worker reads them from the tables)."""
         path = self._texts_path(version_id)
-        if path is None or _current_texts(read_marshalled(path)):
+        if path is None or _read_texts(path) is not None:
             return False
         self._texts_from_tables(version_id, path)
         return True
@@ -355,11 +355,11 @@ class StatuteRepository:
 
     def _kept_version_texts(self, version_id: int) -> _VersionTexts:
         path = self._texts_path(version_id)
-        kept = read_marshalled_parts(path) if path is not None else None
-        if kept is not None and _current_texts(kept[0]) and len(kept[1]) == 2:
-            _, numbers, suffixes = kept[0]
+        kept = _read_texts(path) if path is not None else None
+        if kept is not None:
+            (_, numbers, suffixes), parts = kept
             keys = zip(array("q", numbers).tolist(), suffixes, strict=True)
-            return _VersionTexts(keys, *kept[1])
+            return _VersionTexts(keys, *parts)
         return _VersionTexts(*self._texts_from_tables(version_id, path))
 
     def _texts_from_tables(
@@ -458,6 +458,15 @@ class _VersionTexts:
         """Every article's key and row, in article order."""
         for key, place in self._place.items():
             yield key, self._row(place)
+
+
+def _read_texts(path: Path) -> tuple[tuple[Any, ...], list[memoryview]] | None:
+    """A texts file's value and parts when it is in the current format (None when missing,
+    corrupt, truncated or old)."""
+    kept = read_marshalled_parts(path)
+    if kept is None or not _current_texts(kept[0]) or len(kept[1]) != 2:
+        return None
+    return kept[0], kept[1]
 
 
 def _current_texts(kept: object) -> TypeGuard[tuple[Any, ...]]:

@@ -67,7 +67,7 @@ def write_marshalled_parts(path: Path, value: Any, parts: list[bytes]) -> bool:
         head = marshal.dumps(value)
     except ValueError:
         return False
-    chunks = []
+    chunks: list[bytes] = []
     for chunk in (head, *parts):
         chunks += (chunk, bytes(_padded(len(chunk)) - len(chunk)))
     lengths = array("Q", [len(part) for part in parts])

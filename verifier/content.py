@@ -21,7 +21,6 @@ from weakref import WeakKeyDictionary
 
 from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
-from legaldb.snapshot import read_marshalled
 from textnorm.marshalled import read_marshalled_parts, write_marshalled_parts
 from verifier.memo import recall
 from verifier.models import (
@@ -43,6 +42,7 @@ INDEXES_PER_REPOSITORY = 256
 # Raise when QuoteIndex.to_parts changes, or what it keeps does (verifier.quotes._prepare and
 # normalize_for_compare make the normalised sentences it keeps).
 QUOTE_INDEX_FORMAT = 8
+QUOTE_INDEX_PARTS = 11  # the byte strings of QuoteIndex.to_parts
 LOCATIONS_PER_REPOSITORY = 8192  # memoised quote locations (under 2 KB each)
 
 ArticleKey = tuple[int, str | None]
@@ -71,7 +71,7 @@ def keep_version_index(repo: StatuteRepository, version_id: int) -> bool:
     """Make the version's quote index file in repo.derived_dir, as its first check would,
     unless it is there in the current format; True when made (`lexgate db prepare`)."""
     path = _index_path(repo, version_id)
-    if path is None or _current_index(read_marshalled(path)):
+    if path is None or _read_index(path) is not None:
         return False
     _built_index(repo, version_id, path)
     return True
@@ -79,12 +79,20 @@ def keep_version_index(repo: StatuteRepository, version_id: int) -> bool:
 
 def _kept_index(repo: StatuteRepository, version_id: int) -> QuoteIndex[tuple[ArticleKey, str]]:
     path = _index_path(repo, version_id)
-    if path is not None:
-        kept = read_marshalled_parts(path)
-        if kept is not None and _current_index(kept[0]):
-            _, keys, plain = kept[0]
-            return QuoteIndex.from_parts((_unpacked_keys(keys), *plain), kept[1])
+    kept = None if path is None else _read_index(path)
+    if kept is not None:
+        (_, keys, plain), parts = kept
+        return QuoteIndex.from_parts((_unpacked_keys(keys), *plain), parts)
     return _built_index(repo, version_id, path)
+
+
+def _read_index(path: Path) -> tuple[tuple[Any, ...], list[memoryview]] | None:
+    """A quote index file's value and parts when it is in the current format (None when
+    missing, corrupt, truncated or old)."""
+    kept = read_marshalled_parts(path)
+    if kept is None or not _current_index(kept[0]) or len(kept[1]) != QUOTE_INDEX_PARTS:
+        return None
+    return kept[0], kept[1]
 
 
 def _index_path(repo: StatuteRepository, version_id: int) -> Path | None:

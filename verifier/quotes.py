@@ -186,9 +186,10 @@ def _to_utf_32(text: str) -> bytes:
     return utf_32_le_encode(text, "surrogatepass")[0]
 
 
-def _cast(data: Any, form: str) -> memoryview:
-    """The bytes-like data as a view of items of the array type code form (not copied)."""
-    return memoryview(data).cast(form)
+def _cast(data: Any, form: str) -> Any:
+    """The bytes-like data as a view of items of the array type code form (not copied): read
+    as the array it stands for (typed Any: an index's arrays are arrays when built)."""
+    return memoryview(data).cast(form)  # type: ignore[call-overload]
 
 
 @dataclass(frozen=True, slots=True)

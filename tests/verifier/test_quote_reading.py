@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import marshal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -68,7 +69,8 @@ def test_a_kept_index_read_in_place_finds_what_the_built_one_finds(tmp_path: Pat
     """An index written as a parts file and read back (its arrays views of the bytes read)
     locates, ranks and covers as the index built from the articles."""
     articles = [
-        (((number, None), f"第{number}条"), text) for number, text in enumerate(REAL_ARTICLES)
+        (((number, None), f"第{number}条"), text)
+        for number, text in enumerate(REAL_ARTICLES.values())
     ]
     built = QuoteIndex(articles)
     (keys, *plain), parts = built.to_parts()
@@ -76,8 +78,12 @@ def test_a_kept_index_read_in_place_finds_what_the_built_one_finds(tmp_path: Pat
     assert write_marshalled_parts(path, (content._packed_keys(keys), tuple(plain)), parts)
     found = read_marshalled_parts(path)
     assert found is not None
-    (packed, plain_read), views = found
-    kept = QuoteIndex.from_parts((content._unpacked_keys(packed), *plain_read), views)
+    value, views = found
+    assert isinstance(value, tuple)
+    packed, plain_read = value
+    kept: QuoteIndex[Any] = QuoteIndex.from_parts(
+        (content._unpacked_keys(packed), *plain_read), views
+    )
     assert isinstance(kept._postings.codes, memoryview)
     for _, text in articles:
         quote = text[len(text) // 4 : len(text) // 4 + 40]
