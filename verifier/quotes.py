@@ -226,17 +226,17 @@ class _PreparedArticle(_Runs):
 
 
 def _prepare(article_text: str) -> _PreparedArticle:
-    """Split an article into sentences and normalise them."""
+    """Split an article into sentences and normalise them (a sentence that normalises to
+    nothing is left out)."""
     raw = split_sentences(article_text)
-    normalised = [normalize_for_compare(s) for s in raw]
-    kept = [(r, n) for r, n in zip(raw, normalised, strict=True) if n]
-    bounds = [0]
-    for _, normalised_sentence in kept:
-        bounds.append(bounds[-1] + len(normalised_sentence))
+    normalised = list(map(normalize_for_compare, raw))
+    if not all(normalised):
+        kept = [(r, n) for r, n in zip(raw, normalised, strict=True) if n]
+        raw, normalised = [r for r, _ in kept], [n for _, n in kept]
     return _PreparedArticle(
-        text="".join(n for _, n in kept),
-        bounds=tuple(bounds),
-        raw_sentences=tuple(r for r, _ in kept),
+        text="".join(normalised),
+        bounds=tuple(accumulate(map(len, normalised), initial=0)),
+        raw_sentences=tuple(raw),
     )
 
 
