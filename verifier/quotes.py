@@ -88,6 +88,13 @@ class _Span(NamedTuple):
     length: int
 
 
+# A span of the four values a run search gives, made as namedtuple's `_make` makes one (its
+# __new__ is a Python function: a call of it cost as much as the rest of a short search).
+_SpanMaker = Callable[[type[_Span], tuple[float, int, int, int]], _Span]
+_new_span: _SpanMaker = tuple.__new__  # type: ignore[assignment]
+_NO_SPAN = _Span(0.0, 0, -1, 0)  # no run: the score a search starts from
+
+
 def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1) -> _Span:
     """The run of consecutive sentences of the article most similar to quote (normalised), the
     first of the best; only runs scoring above floor count (none: a span of score floor).
@@ -109,9 +116,10 @@ def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1)
     if common < 0:
         # With three sentences or more, the runs its bound spares cost more than the bound.
         common = LCSseq.similarity(quote, text) if sentences > 2 else size
-    return _Span(
-        *_runs_walk(Indel.normalized_similarity, quote, text, bounds, floor, common, BOUND_MARGIN)
+    found = _runs_walk(
+        Indel.normalized_similarity, quote, text, bounds, floor, common, BOUND_MARGIN
     )
+    return _new_span(_Span, found)
 
 
 def _python_best_run(
@@ -246,7 +254,7 @@ _prepare_article = lru_cache(maxsize=16384)(_prepare)
 
 def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> Comparison:
     """Score prepared quote variants (raw, normalised) against a prepared article."""
-    best_variant, best = variants[0][0], _Span(0.0, 0, -1, 0)
+    best_variant, best = variants[0][0], _NO_SPAN
     for raw, normalised in variants:
         span = _best_span(normalised, article)
         if span.score > best.score:
@@ -553,7 +561,9 @@ class QuoteIndex(Generic[K]):
         if not self._keys or not variants[0][1]:
             return []
         shortest = min((normalised for _, normalised in variants), key=len)
-        shortlist = [i for i in self._shortlist(shortest) if self._keys[i] not in exclude]
+        shortlist = self._shortlist(shortest)
+        if exclude:
+            shortlist = [i for i in shortlist if self._keys[i] not in exclude]
         return _best_runs(variants, self._runs, shortlist, limit, min_score)
 
 
@@ -752,12 +762,13 @@ def _best_runs(
     texts = [article.text for _, article in articles]
     commons = [_common_lengths(norm, texts) for _, norm in variants]
     for place, (index, article) in enumerate(articles):
-        best_variant, best = variants[0][0], _Span(0.0, 0, -1, 0)
+        best_variant, best = variants[0][0], _NO_SPAN
         for (raw, norm), common_of in zip(variants, commons, strict=True):
             # No run of the article shares more with the quote than the whole article does,
             # so 2·LCS/(|quote|+LCS) bounds every run's Indel similarity: skip hopeless ones.
             common = common_of[place]
-            if not norm or 2 * common / (len(norm) + common or 1) < max(min_score, best.score):
+            needed = best.score if best.score > min_score else min_score  # max(), inline
+            if not norm or 2 * common / (len(norm) + common or 1) < needed:
                 continue
             span = _best_span(norm, article, floor, common)
             if span.score > best.score:

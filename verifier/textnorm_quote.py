@@ -141,7 +141,7 @@ def normalize_for_compare(text: str) -> str:
 
 def split_sentences(text: str) -> list[str]:
     """An article's sentences as written (ending at 。；！？： or a line break), empty ones dropped."""
-    return [part for part in _SENTENCE.findall(text) if part.strip()]
+    return list(filter(str.strip, _SENTENCE.findall(text)))
 
 
 def split_clauses(text: str) -> list[str]:
@@ -170,5 +170,5 @@ def quote_variants(quote: str) -> list[str]:
             rest = text[match:].strip().strip(_QUOTE_MARKS).strip()
             if rest:
                 variants.append(rest)
-    unique = list(dict.fromkeys(v for v in variants if normalize_for_compare(v)))
+    unique = list(dict.fromkeys(filter(normalize_for_compare, variants)))
     return unique or [body]
