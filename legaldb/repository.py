@@ -14,6 +14,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from functools import lru_cache
+from itertools import count
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -41,7 +42,7 @@ from legaldb.models import (
     level_rank,
 )
 from textnorm import article_label, normalize_name
-from textnorm.marshalled import read_marshalled, write_marshalled
+from textnorm.marshalled import read_marshalled_parts, write_marshalled_parts
 from textnorm.slotted import filler
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 ARTICLE_TEXT_CACHE = 4096
 VERSION_TEXT_CACHE = 512
 # Raise when the layout of `_VersionTexts.pack` or of legaldb.reading.read_version_texts changes.
-VERSION_TEXTS_FORMAT = 2
+VERSION_TEXTS_FORMAT = 3
 # An article's text and its 款 with their 项, as kept: (text, ((paragraph, (item, …)), …)).
 TextRow = tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]
 _UNRESOLVED = -1  # no law has this id: a name not yet looked up
@@ -342,7 +343,7 @@ class StatuteRepository:
         is there in the current format; True when made (legaldb.prepare makes every version's
         at import, so that no worker reads them from the tables)."""
         path = self._texts_path(version_id)
-        if path is None or _current_texts(read_marshalled(path)):
+        if path is None or _read_texts(path) is not None:
             return False
         self._texts_from_tables(version_id, path)
         return True
@@ -354,21 +355,28 @@ class StatuteRepository:
 
     def _kept_version_texts(self, version_id: int) -> _VersionTexts:
         path = self._texts_path(version_id)
-        kept = read_marshalled(path) if path is not None else None
-        packed = kept if _current_texts(kept) else self._texts_from_tables(version_id, path)
-        return _VersionTexts(*packed[1:])
+        kept = _read_texts(path) if path is not None else None
+        if kept is not None:
+            (_, numbers, suffixes), parts = kept
+            keys = zip(array("q", numbers).tolist(), suffixes, strict=True)
+            return _VersionTexts(keys, *parts)
+        return _VersionTexts(*self._texts_from_tables(version_id, path))
 
-    def _texts_from_tables(self, version_id: int, path: Path | None) -> tuple[Any, ...]:
-        """The version's texts read from the tables, and kept in path when given."""
+    def _texts_from_tables(
+        self, version_id: int, path: Path | None
+    ) -> tuple[tuple[tuple[int, str | None], ...], bytes, bytes]:
+        """The version's texts read from the tables (`_VersionTexts.pack`), and kept in path
+        when given: the keys' numbers and suffixes apart (zipped again at a fraction of what
+        unmarshalling a tuple per key cost), the rows and where they start as byte strings
+        read in place (`write_marshalled_parts`)."""
         from legaldb.reading import read_version_texts
 
-        packed = (
-            VERSION_TEXTS_FORMAT,
-            *_VersionTexts.pack(read_version_texts(self._engine, version_id)),
-        )
+        keys, data, starts = _VersionTexts.pack(read_version_texts(self._engine, version_id))
         if path is not None:
-            write_marshalled(path, packed)
-        return packed
+            numbers = array("q", [number for number, _ in keys]).tobytes()
+            suffixes = tuple(suffix for _, suffix in keys)
+            write_marshalled_parts(path, (VERSION_TEXTS_FORMAT, numbers, suffixes), [data, starts])
+        return keys, data, starts
 
     # --- the data set ---------------------------------------------------------------------
 
@@ -413,10 +421,16 @@ class _VersionTexts:
 
     __slots__ = ("_data", "_place", "_starts")
 
-    def __init__(self, keys: tuple[tuple[int, str | None], ...], data: bytes, starts: bytes):
-        self._place = dict(zip(keys, range(len(keys)), strict=True))  # the last of equal keys
-        self._data = data
-        self._starts = array("I", starts)  # where each row starts in data, then where it ends
+    def __init__(
+        self,
+        keys: Iterable[tuple[int, str | None]],
+        data: bytes | memoryview,
+        starts: bytes | memoryview,
+    ):
+        self._place = dict(zip(keys, count()))  # the last of equal keys
+        self._data = data  # bytes, or a view of the bytes a file was read into
+        # Where each row starts in data, then where it ends (read in place).
+        self._starts = memoryview(starts).cast("I")
 
     @staticmethod
     def pack(
@@ -446,9 +460,18 @@ class _VersionTexts:
             yield key, self._row(place)
 
 
+def _read_texts(path: Path) -> tuple[tuple[Any, ...], list[memoryview]] | None:
+    """A texts file's value and parts when it is in the current format (None when missing,
+    corrupt, truncated or old)."""
+    kept = read_marshalled_parts(path)
+    if kept is None or not _current_texts(kept[0]) or len(kept[1]) != 2:
+        return None
+    return kept[0], kept[1]
+
+
 def _current_texts(kept: object) -> TypeGuard[tuple[Any, ...]]:
     """Whether a texts file's value is in the current format (not missing, corrupt or old)."""
-    return isinstance(kept, tuple) and len(kept) == 4 and kept[0] == VERSION_TEXTS_FORMAT
+    return isinstance(kept, tuple) and len(kept) == 3 and kept[0] == VERSION_TEXTS_FORMAT
 
 
 # An article text is made for each article a check reads, with a 款 each: filled into a

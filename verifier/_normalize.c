@@ -81,7 +81,12 @@ word_characters(PyObject *module, PyObject *text)
     Py_ssize_t kept = 0;
     for (Py_ssize_t i = 0; i < length; i++) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        if (Py_UNICODE_ISALNUM(ch)) {
+        /* ASCII and the CJK unified ideographs (U+4E00-U+9FEF, all letters since Unicode 11)
+         * without the database's lookups: a statute's text is mostly these, and
+         * Py_UNICODE_ISALNUM asked up to four tables of each. */
+        if (ch < 0x80 ? (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')
+                            || (ch >= '0' && ch <= '9')
+                      : (ch >= 0x4E00 && ch <= 0x9FEF) || Py_UNICODE_ISALNUM(ch)) {
             buffer[kept++] = ch;
         }
     }
@@ -150,7 +155,9 @@ holds_decimal(PyObject *module, PyObject *text)
     Py_ssize_t length = PyUnicode_GET_LENGTH(text);
     for (Py_ssize_t i = 0; i < length; i++) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        if ((ch >= '0' && ch <= '9') || (ch > 0x7F && Py_UNICODE_ISDECIMAL(ch))) {
+        /* No CJK unified ideograph (U+4E00-U+9FFF) is a decimal digit: not looked up. */
+        if ((ch >= '0' && ch <= '9')
+            || (ch > 0x7F && (ch < 0x4E00 || ch > 0x9FFF) && Py_UNICODE_ISDECIMAL(ch))) {
             Py_RETURN_TRUE;
         }
     }

@@ -674,6 +674,61 @@ rf_view(PyObject *text, Py_ssize_t start, Py_ssize_t end)
     return view;
 }
 
+/* The scorers best_run made for its last quotes, each kept with its quote (the same str object,
+ * held, so its code points stay the same) for the next calls: `_best_runs` asks each of a
+ * lookup's quote variants of up to eight candidates in turn, and making a scorer (a table of the
+ * quote's characters, most of it cleared) cost a third of what its scores cost. */
+#define KEPT_SCORERS 4
+typedef struct {
+    PyObject *quote; /* NULL: an empty place */
+    const RF_Scorer *scorer;
+    RF_ScorerFunc func;
+    RF_Kwargs kwargs;
+} KeptScorer;
+static KeptScorer kept_scorers[KEPT_SCORERS];
+static int kept_next = 0; /* the place the next scorer made takes (the oldest) */
+
+static void
+kept_clear(KeptScorer *place)
+{
+    if (place->quote != NULL && place->func.dtor != NULL) {
+        place->func.dtor(&place->func);
+    }
+    if (place->kwargs.dtor != NULL) {
+        place->kwargs.dtor(&place->kwargs);
+    }
+    Py_CLEAR(place->quote);
+    memset(place, 0, sizeof(*place));
+}
+
+/* scorer's function for quote (size code points, at least one): kept from an earlier call, or
+ * made and kept in the oldest place; NULL with an error set. */
+static const RF_ScorerFunc *
+kept_scorer(const RF_Scorer *scorer, PyObject *quote, Py_ssize_t size)
+{
+    for (int i = 0; i < KEPT_SCORERS; i++) {
+        if (kept_scorers[i].quote == quote && kept_scorers[i].scorer == scorer) {
+            return &kept_scorers[i].func;
+        }
+    }
+    KeptScorer *place = &kept_scorers[kept_next];
+    kept_next = (kept_next + 1) % KEPT_SCORERS;
+    kept_clear(place);
+    RF_String whole = rf_view(quote, 0, size);
+    if (!scorer->kwargs_init(&place->kwargs, no_kwargs)) {
+        memset(place, 0, sizeof(*place));
+        return NULL;
+    }
+    if (!scorer->scorer_func_init(&place->func, &place->kwargs, 1, &whole)) {
+        kept_clear(place);
+        return NULL;
+    }
+    Py_INCREF(quote);
+    place->quote = quote;
+    place->scorer = scorer;
+    return &place->func;
+}
+
 /* best_run(similarity, quote, text, bounds, floor, common, margin): `_python_best_run`
  * compiled. The same arithmetic on the same ints and doubles decides which runs are scored,
  * in the same order, each by the same call: `similarity(quote, text[start:end],
@@ -704,9 +759,7 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *result = NULL, *best_object = NULL;
-    RF_ScorerFunc kept = {NULL, {NULL}, NULL};
-    RF_Kwargs kwargs = {NULL, NULL};
-    bool made = false;
+    const RF_ScorerFunc *kept = NULL;
     for (Py_ssize_t i = 0; i <= sentences; i++) {
         at[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(bounds, i));
         if (at[i] == -1 && PyErr_Occurred()) {
@@ -723,7 +776,8 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_ssize_t best_first = 0, best_last = -1;
     long long best_length = 0;
-    /* The C scorer, for a quote that is not empty (kept: made at the first run scored). */
+    /* The C scorer, for a quote that is not empty (its function for the quote: kept_scorer's,
+     * asked for at the first run scored). */
     uint32_t flags = 0;
     const RF_Scorer *scorer =
         size > 0 ? rf_scorer_of(similarity, &seen_f64, RF_SCORER_FLAG_RESULT_F64, &flags) : NULL;
@@ -751,18 +805,11 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             Py_ssize_t to = end < text_length ? end : text_length;
             double score;
             if (scorer != NULL) {
-                if (!made) {
-                    RF_String first_string = rf_view(quote, 0, size);
-                    if (!scorer->kwargs_init(&kwargs, no_kwargs)) {
-                        goto done;
-                    }
-                    if (!scorer->scorer_func_init(&kept, &kwargs, 1, &first_string)) {
-                        goto done;
-                    }
-                    made = true;
+                if (kept == NULL && (kept = kept_scorer(scorer, quote, size)) == NULL) {
+                    goto done;
                 }
                 RF_String run = rf_view(text, from, to);
-                if (!kept.call.f64(&kept, &run, 1, best, 0.0, &score)) {
+                if (!kept->call.f64(kept, &run, 1, best, 0.0, &score)) {
                     goto done;
                 }
             }
@@ -797,12 +844,6 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     result = Py_BuildValue("(dnnL)", best, best_first, best_last, best_length);
 done:
-    if (made && kept.dtor != NULL) {
-        kept.dtor(&kept);
-    }
-    if (kwargs.dtor != NULL) {
-        kwargs.dtor(&kwargs);
-    }
     Py_XDECREF(best_object);
     if (at != local) {
         PyMem_Free(at);

@@ -11,6 +11,7 @@ real answers, and each law version searched costs an index build (about 0.1 s, t
 
 from __future__ import annotations
 
+from array import array
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
@@ -20,7 +21,7 @@ from weakref import WeakKeyDictionary
 
 from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
-from legaldb.snapshot import read_marshalled, write_marshalled
+from textnorm.marshalled import read_marshalled_parts, write_marshalled_parts
 from verifier.memo import recall
 from verifier.models import (
     FoundIn,
@@ -38,9 +39,10 @@ FOUND_IN_LIMIT = 3
 LOCATION_MIN_SCORE = 0.6
 STRONG_LOCATION = 0.8  # a match elsewhere in the same law ends the search
 INDEXES_PER_REPOSITORY = 256
-# Raise when QuoteIndex.to_plain changes, or what it keeps does (verifier.quotes._prepare and
+# Raise when QuoteIndex.to_parts changes, or what it keeps does (verifier.quotes._prepare and
 # normalize_for_compare make the normalised sentences it keeps).
-QUOTE_INDEX_FORMAT = 7
+QUOTE_INDEX_FORMAT = 8
+QUOTE_INDEX_PARTS = 11  # the byte strings of QuoteIndex.to_parts
 LOCATIONS_PER_REPOSITORY = 8192  # memoised quote locations (under 2 KB each)
 
 ArticleKey = tuple[int, str | None]
@@ -69,7 +71,7 @@ def keep_version_index(repo: StatuteRepository, version_id: int) -> bool:
     """Make the version's quote index file in repo.derived_dir, as its first check would,
     unless it is there in the current format; True when made (`lexgate db prepare`)."""
     path = _index_path(repo, version_id)
-    if path is None or _current_index(read_marshalled(path)):
+    if path is None or _read_index(path) is not None:
         return False
     _built_index(repo, version_id, path)
     return True
@@ -77,11 +79,20 @@ def keep_version_index(repo: StatuteRepository, version_id: int) -> bool:
 
 def _kept_index(repo: StatuteRepository, version_id: int) -> QuoteIndex[tuple[ArticleKey, str]]:
     path = _index_path(repo, version_id)
-    if path is not None:
-        kept = read_marshalled(path)
-        if _current_index(kept):
-            return QuoteIndex.from_plain(kept[1])
+    kept = None if path is None else _read_index(path)
+    if kept is not None:
+        (_, keys, plain), parts = kept
+        return QuoteIndex.from_parts((_unpacked_keys(keys), *plain), parts)
     return _built_index(repo, version_id, path)
+
+
+def _read_index(path: Path) -> tuple[tuple[Any, ...], list[memoryview]] | None:
+    """A quote index file's value and parts when it is in the current format (None when
+    missing, corrupt, truncated or old)."""
+    kept = read_marshalled_parts(path)
+    if kept is None or not _current_index(kept[0]) or len(kept[1]) != QUOTE_INDEX_PARTS:
+        return None
+    return kept[0], kept[1]
 
 
 def _index_path(repo: StatuteRepository, version_id: int) -> Path | None:
@@ -102,8 +113,31 @@ def _built_index(
         for a in repo.articles_text(version_id)
     )
     if path is not None:
-        write_marshalled(path, (QUOTE_INDEX_FORMAT, index.to_plain()))
+        (keys, *plain), parts = index.to_parts()
+        write_marshalled_parts(path, (QUOTE_INDEX_FORMAT, _packed_keys(keys), tuple(plain)), parts)
     return index
+
+
+def _packed_keys(keys: list[tuple[ArticleKey, str]]) -> Any:
+    """An index's keys as kept: their numbers, suffixes and labels apart (the labels one text,
+    a line each), which `_unpacked_keys` makes again at a fifth of what unmarshalling each
+    key's two tuples and label cost; the list itself should a label hold a line break."""
+    if any("\n" in label for _, label in keys):
+        return keys
+    return (
+        array("q", [number for (number, _), _ in keys]).tobytes(),
+        tuple(suffix for (_, suffix), _ in keys),
+        "\n".join(label for _, label in keys),
+    )
+
+
+def _unpacked_keys(packed: Any) -> list[tuple[ArticleKey, str]]:
+    """The keys `_packed_keys` kept."""
+    if isinstance(packed, list):
+        return packed
+    numbers, suffixes, labels = packed
+    numbered = zip(array("q", numbers).tolist(), suffixes, strict=True)
+    return list(zip(numbered, labels.split("\n") if numbers else (), strict=True))
 
 
 def located(repo: StatuteRepository, version_id: int, quote: str, limit: int) -> Located:

@@ -88,6 +88,13 @@ class _Span(NamedTuple):
     length: int
 
 
+# A span of the four values a run search gives, made as namedtuple's `_make` makes one (its
+# __new__ is a Python function: a call of it cost as much as the rest of a short search).
+_SpanMaker = Callable[[type[_Span], tuple[float, int, int, int]], _Span]
+_new_span: _SpanMaker = tuple.__new__  # type: ignore[assignment]
+_NO_SPAN = _Span(0.0, 0, -1, 0)  # no run: the score a search starts from
+
+
 def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1) -> _Span:
     """The run of consecutive sentences of the article most similar to quote (normalised), the
     first of the best; only runs scoring above floor count (none: a span of score floor).
@@ -109,9 +116,10 @@ def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1)
     if common < 0:
         # With three sentences or more, the runs its bound spares cost more than the bound.
         common = LCSseq.similarity(quote, text) if sentences > 2 else size
-    return _Span(
-        *_runs_walk(Indel.normalized_similarity, quote, text, bounds, floor, common, BOUND_MARGIN)
+    found = _runs_walk(
+        Indel.normalized_similarity, quote, text, bounds, floor, common, BOUND_MARGIN
     )
+    return _new_span(_Span, found)
 
 
 def _python_best_run(
@@ -186,13 +194,20 @@ def _to_utf_32(text: str) -> bytes:
     return utf_32_le_encode(text, "surrogatepass")[0]
 
 
+def _cast(data: Any, form: str) -> Any:
+    """The bytes-like data as a view of items of the array type code form (not copied): read
+    as the array it stands for (typed Any: an index's arrays are arrays when built)."""
+    return memoryview(data).cast(form)  # type: ignore[call-overload]
+
+
 @dataclass(frozen=True, slots=True)
 class _PackedTexts:
     """Texts packed in one string of UTF-32 bytes, each decoded when asked for: a kept index is
     read back without decoding the texts of the many candidates that no lookup scores."""
 
-    data: bytes
-    starts: array[int]  # where each text starts (in characters), then where the last ends
+    data: bytes | memoryview
+    # Where each text starts (in characters), then where the last ends.
+    starts: array[int] | memoryview
 
     @classmethod
     def pack(cls, texts: list[str]) -> _PackedTexts:
@@ -206,7 +221,7 @@ class _PackedTexts:
         )[0]
 
     def to_plain(self) -> tuple[bytes, bytes]:
-        return self.data, self.starts.tobytes()
+        return bytes(self.data), self.starts.tobytes()
 
     @classmethod
     def from_plain(cls, plain: tuple[bytes, bytes]) -> _PackedTexts:
@@ -219,17 +234,17 @@ class _PreparedArticle(_Runs):
 
 
 def _prepare(article_text: str) -> _PreparedArticle:
-    """Split an article into sentences and normalise them."""
+    """Split an article into sentences and normalise them (a sentence that normalises to
+    nothing is left out)."""
     raw = split_sentences(article_text)
-    normalised = [normalize_for_compare(s) for s in raw]
-    kept = [(r, n) for r, n in zip(raw, normalised, strict=True) if n]
-    bounds = [0]
-    for _, normalised_sentence in kept:
-        bounds.append(bounds[-1] + len(normalised_sentence))
+    normalised = list(map(normalize_for_compare, raw))
+    if not all(normalised):
+        kept = [(r, n) for r, n in zip(raw, normalised, strict=True) if n]
+        raw, normalised = [r for r, _ in kept], [n for _, n in kept]
     return _PreparedArticle(
-        text="".join(n for _, n in kept),
-        bounds=tuple(bounds),
-        raw_sentences=tuple(r for r, _ in kept),
+        text="".join(normalised),
+        bounds=tuple(accumulate(map(len, normalised), initial=0)),
+        raw_sentences=tuple(raw),
     )
 
 
@@ -239,7 +254,7 @@ _prepare_article = lru_cache(maxsize=16384)(_prepare)
 
 def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> Comparison:
     """Score prepared quote variants (raw, normalised) against a prepared article."""
-    best_variant, best = variants[0][0], _Span(0.0, 0, -1, 0)
+    best_variant, best = variants[0][0], _NO_SPAN
     for raw, normalised in variants:
         span = _best_span(normalised, article)
         if span.score > best.score:
@@ -400,25 +415,50 @@ class QuoteIndex(Generic[K]):
     def __len__(self) -> int:
         return len(self._keys)
 
+    def to_parts(self) -> tuple[tuple[Any, ...], list[bytes]]:
+        """The built index as plain values (for `marshal`; keys must be plain too), its keys
+        first, and byte strings (`textnorm.marshalled.write_marshalled_parts`)."""
+        texts, starts = self._texts.to_plain()
+        runs_texts, runs_starts = self._runs_texts.to_plain()
+        codes, at, items, size = self._postings.to_plain()
+        return (self._keys, size, self._unseen_idf), [
+            texts, starts, runs_texts, runs_starts, codes, at, items, self._bounds.tobytes(),
+            self._bounds_at.tobytes(), array("I", self._lengths).tobytes(),
+            array("d", self._weights).tobytes(),
+        ]  # fmt: skip
+
+    @classmethod
+    def from_parts(cls, plain: tuple[Any, ...], parts: Sequence[Any]) -> QuoteIndex[K]:
+        """The index `to_parts` described, without building it again. The parts may be views
+        of the bytes a file was read into (`read_marshalled_parts`): the arrays are read in
+        place, not copied."""
+        keys, size, unseen_idf = plain
+        (texts, starts, runs_texts, runs_starts, codes, at, items, bounds, bounds_at, lengths,
+         weights) = parts  # fmt: skip
+        index = cls.__new__(cls)
+        index._keys = keys
+        index._texts = _PackedTexts(texts, _cast(starts, "I"))
+        index._runs_texts = _PackedTexts(runs_texts, _cast(runs_starts, "I"))
+        index._postings = _Postings(_cast(codes, "Q"), _cast(at, "I"), _cast(items, "I"), size)
+        index._bounds = _cast(bounds, "I")
+        index._bounds_at = _cast(bounds_at, "I")
+        index._lengths = _cast(lengths, "I").tolist()
+        index._weights = _cast(weights, "d").tolist()
+        index._unseen_idf = unseen_idf
+        index._idf = _idf_table(len(keys))
+        index._runs_made = {}
+        index._posting_lists = {}
+        return index
+
     def to_plain(self) -> tuple[Any, ...]:
-        """The built index as plain values (for `marshal`; keys must be plain too)."""
-        return (self._keys, self._texts.to_plain(), self._lengths, self._postings.to_plain(),
-                self._weights, self._unseen_idf, self._runs_texts.to_plain(),
-                self._bounds.tobytes(), self._bounds_at.tobytes())  # fmt: skip
+        """The built index as plain values (`to_parts`, the byte strings a tuple)."""
+        plain, parts = self.to_parts()
+        return plain, tuple(parts)
 
     @classmethod
     def from_plain(cls, plain: tuple[Any, ...]) -> QuoteIndex[K]:
         """The index `to_plain` described, without building it again."""
-        index = cls(())
-        (index._keys, texts, index._lengths, postings, index._weights, index._unseen_idf,
-         runs_texts, bounds, bounds_at) = plain  # fmt: skip
-        index._texts = _PackedTexts.from_plain(texts)
-        index._runs_texts = _PackedTexts.from_plain(runs_texts)
-        index._postings = _Postings.from_plain(postings)
-        index._bounds.frombytes(bounds)
-        index._bounds_at = array("I", bounds_at)
-        index._idf = _idf_table(len(index._keys))
-        return index
+        return cls.from_parts(plain[0], plain[1])
 
     def _runs(self, index: int) -> _Runs:
         """Candidate index's normalised sentences, as `_prepare` made them (made once)."""
@@ -521,7 +561,9 @@ class QuoteIndex(Generic[K]):
         if not self._keys or not variants[0][1]:
             return []
         shortest = min((normalised for _, normalised in variants), key=len)
-        shortlist = [i for i in self._shortlist(shortest) if self._keys[i] not in exclude]
+        shortlist = self._shortlist(shortest)
+        if exclude:
+            shortlist = [i for i in shortlist if self._keys[i] not in exclude]
         return _best_runs(variants, self._runs, shortlist, limit, min_score)
 
 
@@ -599,9 +641,11 @@ class _Postings:
     last code placed needed, so a probe never wraps around. The candidates of the code at
     place p are items[at[p] : at[p + 1]], none for a common bigram."""
 
-    codes: array[int]  # per place, the code there or _NO_CODE
-    at: array[int]  # per place, where its candidates start in items; then where the last end
-    items: array[int]
+    # Arrays when built, views of the bytes read when read back (`QuoteIndex.from_parts`).
+    codes: array[int] | memoryview  # per place, the code there or _NO_CODE
+    # Per place, where its candidates start in items; then where the last end.
+    at: array[int] | memoryview
+    items: array[int] | memoryview
     size: int
 
     @classmethod
@@ -718,12 +762,13 @@ def _best_runs(
     texts = [article.text for _, article in articles]
     commons = [_common_lengths(norm, texts) for _, norm in variants]
     for place, (index, article) in enumerate(articles):
-        best_variant, best = variants[0][0], _Span(0.0, 0, -1, 0)
+        best_variant, best = variants[0][0], _NO_SPAN
         for (raw, norm), common_of in zip(variants, commons, strict=True):
             # No run of the article shares more with the quote than the whole article does,
             # so 2·LCS/(|quote|+LCS) bounds every run's Indel similarity: skip hopeless ones.
             common = common_of[place]
-            if not norm or 2 * common / (len(norm) + common or 1) < max(min_score, best.score):
+            needed = best.score if best.score > min_score else min_score  # max(), inline
+            if not norm or 2 * common / (len(norm) + common or 1) < needed:
                 continue
             span = _best_span(norm, article, floor, common)
             if span.score > best.score:

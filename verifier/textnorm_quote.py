@@ -27,6 +27,14 @@ _ITEM_MARKERS = kept_pattern(
 # A character every item marker holds (once brackets are half-width): a text without one has
 # no marker, and is not searched for them (a search for these is a quarter of the cost).
 _MARKER_CHARS = re.compile(r"[(.、\u2460-\u2473\u2776-\u277f]")
+# The characters the first two kinds need: a text without any can hold only the third kind, at
+# a line's start, and one without a line break before its last character only at its start,
+# where a match is tried once (the pattern tried every place: half the cost of normalising a
+# statute's sentences, most of which hold a 、).
+_BRACKET_OR_CIRCLED = kept_pattern(r"[(\u2460-\u2473\u2776-\u277f]")
+_LINE_ITEM = kept_pattern(
+    r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、](?!\d)", re.MULTILINE
+)
 _ARABIC = re.compile(r"\d+")
 _DIGIT = re.compile(r"\d")  # a text without one is not searched for _ARABIC (twice the cost)
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -52,6 +60,9 @@ _TRAILING_FRAME = kept_pattern(
     r"(?:^|(?<=[。.！!\n]))\s*(?:以上|上述|这就是|这是|该条|此条|本条)[^。\n]{0,60}"
     r"(?:内容|规定|条文)[^。\n]{0,10}[。.]?\s*$"
 )
+# The words one of which every trailing frame holds: a text without any is not searched for one
+# (the search tried the pattern at every place, a fifth of the cost of a quote's variants).
+_TRAILING_WORDS = ("以上", "上述", "这就是", "这是", "该条", "此条", "本条")
 _QUOTE_MARKS = "“”\"「」『』‘’'"
 
 
@@ -102,6 +113,19 @@ def _arabic_to_cn(match: re.Match[str]) -> str:
     return int_to_cn(int(match.group()))
 
 
+def _without_item_markers(text: str) -> str:
+    """`_ITEM_MARKERS.sub("", text)`. Without a bracket or circled numeral, only the third
+    branch (at a line's start) can match anywhere, so it alone finds the same matches; without
+    a line break before the last character, the only line start it can match at is the first
+    (one after a final break ends the text, and a marker needs a numeral)."""
+    if _BRACKET_OR_CIRCLED.search(text) is not None:
+        return _ITEM_MARKERS.sub("", text)
+    if text.find("\n", 0, len(text) - 1) >= 0:
+        return _LINE_ITEM.sub("", text)
+    found = _LINE_ITEM.match(text)
+    return text if found is None else text[found.end() :]
+
+
 @lru_cache(maxsize=65_536)
 def normalize_for_compare(text: str) -> str:
     """The comparison key of a text: its words only, numerals in Chinese, no markers."""
@@ -109,7 +133,7 @@ def normalize_for_compare(text: str) -> str:
     if "<" in text:
         text = _MARKUP.sub("", text)
     if _marker_char(text):
-        text = _ITEM_MARKERS.sub("", text)
+        text = _without_item_markers(text)
     if _decimal(text):
         text = _ARABIC.sub(_arabic_to_cn, text)
     return _words(text)
@@ -117,7 +141,7 @@ def normalize_for_compare(text: str) -> str:
 
 def split_sentences(text: str) -> list[str]:
     """An article's sentences as written (ending at 。；！？： or a line break), empty ones dropped."""
-    return [part for part in _SENTENCE.findall(text) if part.strip()]
+    return list(filter(str.strip, _SENTENCE.findall(text)))
 
 
 def split_clauses(text: str) -> list[str]:
@@ -135,7 +159,9 @@ def quote_variants(quote: str) -> list[str]:
     """
     body = _MARKUP.sub("", quote).strip().strip(_QUOTE_MARKS).strip()
     variants = [body]
-    trailing = _TRAILING_FRAME.search(body)
+    trailing = (
+        _TRAILING_FRAME.search(body) if any(word in body for word in _TRAILING_WORDS) else None
+    )
     if trailing and trailing.start() > 0:
         variants.append(body[: trailing.start()].rstrip())
     for text in list(variants):
@@ -144,5 +170,5 @@ def quote_variants(quote: str) -> list[str]:
             rest = text[match:].strip().strip(_QUOTE_MARKS).strip()
             if rest:
                 variants.append(rest)
-    unique = list(dict.fromkeys(v for v in variants if normalize_for_compare(v)))
+    unique = list(dict.fromkeys(filter(normalize_for_compare, variants)))
     return unique or [body]

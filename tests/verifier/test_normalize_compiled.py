@@ -130,3 +130,15 @@ def test_the_keys_are_those_of_the_python_steps(text: str) -> None:
     plain = _plain_module()
     assert plain._normalize is None
     assert normalize_for_compare(text) == plain.normalize_for_compare(text)
+
+
+@needs_compiled
+def test_every_code_point_is_kept_and_tested_as_the_database_says() -> None:
+    """Over every code point (the ASCII and CJK shortcuts' bounds, and all the others), the
+    word characters are those str.isalnum holds, and a digit is found where str.isdecimal
+    holds."""
+    assert compiled is not None
+    every = "".join(map(chr, range(sys.maxunicode + 1)))
+    assert compiled.word_characters(every) == "".join(c for c in every if c.isalnum())
+    found = [c for c in every if compiled.holds_decimal(c)]
+    assert found == [c for c in every if c.isdecimal()]

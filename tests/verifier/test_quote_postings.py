@@ -290,3 +290,28 @@ def test_a_walk_inside_a_walk_gives_the_same() -> None:
         plain.coverage(grams)[0],
         list(plain.coverage(grams)[1].items()),
     )
+
+
+@needs_compiled
+@given(
+    st.lists(_any_width.filter(bool), min_size=1, max_size=7),
+    st.lists(
+        st.tuples(st.integers(0, 6), st.lists(_any_width.filter(bool), max_size=5)), max_size=12
+    ),
+)
+def test_the_kept_scorers_score_each_quote_as_a_fresh_one(
+    quotes_asked: list[str], calls: list[tuple[int, list[str]]]
+) -> None:
+    """best_run keeps the scorers of its last four quotes: asked about up to seven quotes in
+    any order (each a distinct str object, as equal texts made apart are), each call finds what
+    the Python search finds with rapidfuzz's function, so no quote is ever scored with another
+    quote's scorer, nor with a scorer evicted before it."""
+    assert compiled is not None
+    made = ["".join(list(quote)) for quote in quotes_asked]  # distinct objects, some equal
+    for which, sentences in calls:
+        quote = made[which % len(made)]
+        text = "".join(sentences)
+        bounds = tuple([0, *accumulate(map(len, sentences))])
+        args = (quote, text, bounds, 0.0, len(quote), quotes.BOUND_MARGIN)
+        found = compiled.best_run(Indel.normalized_similarity, *args)
+        assert found == quotes._python_best_run(Indel.normalized_similarity, *args)
