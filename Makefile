@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed-stamp
 # extractor/_slotted.c (citations and spans made in one call); each skipped without a compiler
 $(STAMP): pyproject.toml setup.py legaldb/_lookup_path.c verifier/_quote_postings.c \
 		verifier/_normalize.c extractor/_quote_bounds.c \
-		extractor/_slotted.c
+		extractor/_slotted.c verifier/_support_scan.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

@@ -15,5 +15,6 @@ setup(
         Extension("verifier._normalize", ["verifier/_normalize.c"], optional=True),
         Extension("extractor._quote_bounds", ["extractor/_quote_bounds.c"], optional=True),
         Extension("extractor._slotted", ["extractor/_slotted.c"], optional=True),
+        Extension("verifier._support_scan", ["verifier/_support_scan.c"], optional=True),
     ]
 )

@@ -1,0 +1,185 @@
+/* Two scans of the support verdicts and the quantities compiled (verifier/support.py and
+ * verifier/numbers.py keep the Python reference of each and take it when this module is not
+ * built):
+ *
+ * - `content_bigrams(text, phrases)`: the character bigrams of text with the phrases cut out,
+ *   what `support.content_bigrams` gives (the text split by the alternation of the phrases,
+ *   longest first, then each segment's bigrams in text order, as a frozenset). At each place
+ *   the longest phrase found there is cut (the alternation tries them longest first; two
+ *   phrases of one length cannot both match at one place). The regular expression engine
+ *   tried the alternatives one after the other at every place that opens one of them.
+ * - `quantity_matches(match, text, starts)`: what `pattern.finditer(text)` gives for a pattern
+ *   whose matches can only start at a decimal digit or a character of `starts` and are never
+ *   empty (`numbers._QUANTITY`, which opens with a look-ahead saying so): `match` (the
+ *   pattern's bound `match`) asked at each such place from the end of the last match on.
+ *   The engine cannot skip to those places by itself: a pattern opening with a look-ahead
+ *   gets no first-character set, so it entered its matcher at every character.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* A filter of 1,024 bits on a character's low bits: clear, the character is none of the
+ * characters marked (set, it may be one). */
+#define MARK(bits, ch) ((bits)[((ch) & 1023) >> 5] |= (uint32_t)1 << ((ch) & 31))
+#define MARKED(bits, ch) ((bits)[((ch) & 1023) >> 5] >> ((ch) & 31) & 1)
+
+/* content_bigrams(text: str, phrases: tuple[str, ...]) -> frozenset[str] */
+static PyObject *
+content_bigrams(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "content_bigrams(text: str, phrases: tuple[str, ...])");
+        return NULL;
+    }
+    PyObject *text = args[0], *phrases = args[1];
+    Py_ssize_t count = PyTuple_GET_SIZE(phrases);
+    uint32_t opening[32] = {0}; /* the phrases' first characters */
+    for (Py_ssize_t p = 0; p < count; p++) {
+        PyObject *phrase = PyTuple_GET_ITEM(phrases, p);
+        if (!PyUnicode_Check(phrase)) {
+            PyErr_SetString(PyExc_TypeError, "content_bigrams: the phrases must be str");
+            return NULL;
+        }
+        if (PyUnicode_GET_LENGTH(phrase)) {
+            MARK(opening, PyUnicode_READ_CHAR(phrase, 0));
+        }
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    PyObject *grams = PySet_New(NULL);
+    if (grams == NULL) {
+        return NULL;
+    }
+    Py_ssize_t i = 0, segment = 0; /* segment: where the current segment starts */
+    while (i < length) {
+        Py_UCS4 first = PyUnicode_READ(kind, data, i);
+        Py_ssize_t cut = 0;
+        for (Py_ssize_t p = 0; MARKED(opening, first) && p < count; p++) {
+            PyObject *phrase = PyTuple_GET_ITEM(phrases, p);
+            Py_ssize_t size = PyUnicode_GET_LENGTH(phrase);
+            if (size == 0 || size > length - i || size <= cut) {
+                continue;
+            }
+            int pkind = PyUnicode_KIND(phrase);
+            const void *pdata = PyUnicode_DATA(phrase);
+            if (PyUnicode_READ(pkind, pdata, 0) != first) {
+                continue;
+            }
+            Py_ssize_t k = 1;
+            while (k < size && PyUnicode_READ(pkind, pdata, k) == PyUnicode_READ(kind, data, i + k)) {
+                k++;
+            }
+            if (k == size) {
+                cut = size;
+            }
+        }
+        if (cut) {
+            segment = i + cut;
+            i += cut;
+            continue;
+        }
+        if (i > segment) {
+            PyObject *gram = PyUnicode_Substring(text, i - 1, i + 1);
+            if (gram == NULL || PySet_Add(grams, gram) < 0) {
+                Py_XDECREF(gram);
+                Py_DECREF(grams);
+                return NULL;
+            }
+            Py_DECREF(gram);
+        }
+        i++;
+    }
+    PyObject *result = PyFrozenSet_New(grams);
+    Py_DECREF(grams);
+    return result;
+}
+
+/* quantity_matches(match, text: str, starts: str) -> list[re.Match] */
+static PyObject *
+quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyUnicode_Check(args[1]) || !PyUnicode_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "quantity_matches(match, text: str, starts: str)");
+        return NULL;
+    }
+    PyObject *match = args[0], *text = args[1], *starts = args[2];
+    int kind = PyUnicode_KIND(text), skind = PyUnicode_KIND(starts);
+    const void *data = PyUnicode_DATA(text), *sdata = PyUnicode_DATA(starts);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text), scount = PyUnicode_GET_LENGTH(starts);
+    uint32_t opening[32] = {0};
+    for (Py_ssize_t s = 0; s < scount; s++) {
+        MARK(opening, PyUnicode_READ(skind, sdata, s));
+    }
+    PyObject *found = PyList_New(0);
+    if (found == NULL) {
+        return NULL;
+    }
+    Py_ssize_t i = 0;
+    while (i < length) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        int opens = ch < 128 ? (ch >= '0' && ch <= '9') : Py_UNICODE_ISDECIMAL(ch);
+        for (Py_ssize_t s = 0; !opens && MARKED(opening, ch) && s < scount; s++) {
+            opens = PyUnicode_READ(skind, sdata, s) == ch;
+        }
+        if (!opens) {
+            i++;
+            continue;
+        }
+        PyObject *position = PyLong_FromSsize_t(i);
+        if (position == NULL) {
+            goto failed;
+        }
+        PyObject *call[2] = {text, position};
+        PyObject *got = PyObject_Vectorcall(match, call, 2, NULL);
+        Py_DECREF(position);
+        if (got == NULL) {
+            goto failed;
+        }
+        if (got == Py_None) {
+            Py_DECREF(got);
+            i++;
+            continue;
+        }
+        int appended = PyList_Append(found, got);
+        PyObject *end = appended < 0 ? NULL : PyObject_CallMethod(got, "end", NULL);
+        Py_DECREF(got);
+        if (end == NULL) {
+            goto failed;
+        }
+        Py_ssize_t after = PyLong_AsSsize_t(end);
+        Py_DECREF(end);
+        if (after == -1 && PyErr_Occurred()) {
+            goto failed;
+        }
+        if (after <= i) {
+            PyErr_SetString(PyExc_ValueError, "quantity_matches: an empty match");
+            goto failed;
+        }
+        i = after;
+    }
+    return found;
+failed:
+    Py_DECREF(found);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"content_bigrams", (PyCFunction)(void (*)(void))content_bigrams, METH_FASTCALL,
+     "content_bigrams(text, phrases): the text's bigrams, the phrases cut out (a frozenset)."},
+    {"quantity_matches", (PyCFunction)(void (*)(void))quantity_matches, METH_FASTCALL,
+     "quantity_matches(match, text, starts): the matches finditer gives, asked only where one "
+     "can start (a decimal digit or a character of starts)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "verifier._support_scan",
+    "The support verdicts' content bigrams and the quantity scan, compiled.", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__support_scan(void)
+{
+    return PyModule_Create(&module);
+}

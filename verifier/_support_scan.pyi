@@ -1,0 +1,9 @@
+"""verifier/_support_scan.c: the support verdicts' content bigrams and the quantity scan."""
+
+import re
+from collections.abc import Callable
+
+def content_bigrams(text: str, phrases: tuple[str, ...], /) -> frozenset[str]: ...
+def quantity_matches(
+    match: Callable[[str, int], re.Match[str] | None], text: str, starts: str, /
+) -> list[re.Match[str]]: ...
