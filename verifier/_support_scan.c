@@ -17,6 +17,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 
 /* A filter of 1,024 bits on a character's low bits: clear, the character is none of the
  * characters marked (set, it may be one). */
@@ -33,15 +34,30 @@ content_bigrams(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     PyObject *text = args[0], *phrases = args[1];
     Py_ssize_t count = PyTuple_GET_SIZE(phrases);
-    uint32_t opening[32] = {0}; /* the phrases' first characters */
+    if (count > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "content_bigrams: too many phrases");
+        return NULL;
+    }
+    /* The phrases chained by their first character's low ten bits: at each place only the
+     * phrases whose first character may be the place's are compared. */
+    int32_t head[1024];
+    memset(head, 0xff, sizeof(head)); /* -1: no phrase */
+    int32_t *chain = PyMem_Malloc((count ? count : 1) * sizeof(int32_t));
+    if (chain == NULL) {
+        return PyErr_NoMemory();
+    }
     for (Py_ssize_t p = 0; p < count; p++) {
         PyObject *phrase = PyTuple_GET_ITEM(phrases, p);
         if (!PyUnicode_Check(phrase)) {
+            PyMem_Free(chain);
             PyErr_SetString(PyExc_TypeError, "content_bigrams: the phrases must be str");
             return NULL;
         }
+        chain[p] = -1;
         if (PyUnicode_GET_LENGTH(phrase)) {
-            MARK(opening, PyUnicode_READ_CHAR(phrase, 0));
+            Py_UCS4 first = PyUnicode_READ_CHAR(phrase, 0);
+            chain[p] = head[first & 1023];
+            head[first & 1023] = (int32_t)p;
         }
     }
     int kind = PyUnicode_KIND(text);
@@ -49,24 +65,22 @@ content_bigrams(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t length = PyUnicode_GET_LENGTH(text);
     PyObject *grams = PySet_New(NULL);
     if (grams == NULL) {
+        PyMem_Free(chain);
         return NULL;
     }
     Py_ssize_t i = 0, segment = 0; /* segment: where the current segment starts */
     while (i < length) {
         Py_UCS4 first = PyUnicode_READ(kind, data, i);
-        Py_ssize_t cut = 0;
-        for (Py_ssize_t p = 0; MARKED(opening, first) && p < count; p++) {
+        Py_ssize_t cut = 0; /* the longest phrase found here (the alternation's choice) */
+        for (int32_t p = head[first & 1023]; p >= 0; p = chain[p]) {
             PyObject *phrase = PyTuple_GET_ITEM(phrases, p);
             Py_ssize_t size = PyUnicode_GET_LENGTH(phrase);
-            if (size == 0 || size > length - i || size <= cut) {
+            if (size > length - i || size <= cut) {
                 continue;
             }
             int pkind = PyUnicode_KIND(phrase);
             const void *pdata = PyUnicode_DATA(phrase);
-            if (PyUnicode_READ(pkind, pdata, 0) != first) {
-                continue;
-            }
-            Py_ssize_t k = 1;
+            Py_ssize_t k = 0;
             while (k < size && PyUnicode_READ(pkind, pdata, k) == PyUnicode_READ(kind, data, i + k)) {
                 k++;
             }
@@ -84,12 +98,14 @@ content_bigrams(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (gram == NULL || PySet_Add(grams, gram) < 0) {
                 Py_XDECREF(gram);
                 Py_DECREF(grams);
+                PyMem_Free(chain);
                 return NULL;
             }
             Py_DECREF(gram);
         }
         i++;
     }
+    PyMem_Free(chain);
     PyObject *result = PyFrozenSet_New(grams);
     Py_DECREF(grams);
     return result;
@@ -118,7 +134,9 @@ quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t i = 0;
     while (i < length) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        int opens = ch < 128 ? (ch >= '0' && ch <= '9') : Py_UNICODE_ISDECIMAL(ch);
+        /* The CJK unified ideographs (U+4E00-U+9FFF) hold no decimal digit. */
+        int opens = ch < 128 ? (ch >= '0' && ch <= '9')
+                    : (ch >= 0x4E00 && ch <= 0x9FFF) ? 0 : Py_UNICODE_ISDECIMAL(ch);
         for (Py_ssize_t s = 0; !opens && MARKED(opening, ch) && s < scount; s++) {
             opens = PyUnicode_READ(skind, sdata, s) == ch;
         }
@@ -164,12 +182,89 @@ failed:
     return NULL;
 }
 
+/* A share as a double: 1 when it is a float the double stands for exactly as max() and >
+ * would see it (not NaN, not -0.0), 0 otherwise (the caller then answers in Python). */
+static int
+plain_share(PyObject *value, double *share)
+{
+    if (!PyFloat_CheckExact(value)) {
+        return 0;
+    }
+    *share = PyFloat_AS_DOUBLE(value);
+    return !Py_IS_NAN(*share) && !(*share == 0.0 && signbit(*share));
+}
+
+/* top_other(shares, cited, share) -> float | None: the highest share of the articles other
+ * than the cited one, as `support._cited_and_top_other` finds it. `share` is the cited
+ * article's share under its own key (None when it has none there): the highest of the other
+ * values, one value equal to `share` left out (0.0 when none is left). With no share, the
+ * highest of all values (0.0 when none), or None when some key's article is `cited` (held
+ * under another label: the caller walks the shares) or a value is not a plain float. */
+static PyObject *
+top_other(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyDict_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "top_other(shares: dict, cited, share: float | None)");
+        return NULL;
+    }
+    PyObject *shares = args[0], *cited = args[1], *held = args[2];
+    double share = 0.0;
+    if (held != Py_None && !plain_share(held, &share)) {
+        Py_RETURN_NONE;
+    }
+    double top = 0.0, second = 0.0; /* the highest value and the highest below it */
+    Py_ssize_t tops = 0, seconds = 0, position = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(shares, &position, &key, &value)) {
+        double v;
+        if (!plain_share(value, &v)) {
+            Py_RETURN_NONE;
+        }
+        if (held == Py_None) {
+            if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) < 1) {
+                Py_RETURN_NONE;
+            }
+            Py_INCREF(key);
+            int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(key, 0), cited, Py_EQ);
+            Py_DECREF(key);
+            if (same < 0) {
+                return NULL;
+            }
+            if (same) {
+                Py_RETURN_NONE;
+            }
+        }
+        if (tops == 0 || v > top) {
+            if (tops) {
+                second = top;
+                seconds = 1;
+            }
+            top = v;
+            tops = 1;
+        }
+        else if (v == top) {
+            tops++;
+        }
+        else if (seconds == 0 || v > second) {
+            second = v;
+            seconds = 1;
+        }
+    }
+    if (held == Py_None || tops == 0 || share < top || tops > 1) {
+        return PyFloat_FromDouble(tops ? top : 0.0);
+    }
+    return PyFloat_FromDouble(seconds ? second : 0.0); /* the cited share was the one highest */
+}
+
 static PyMethodDef methods[] = {
     {"content_bigrams", (PyCFunction)(void (*)(void))content_bigrams, METH_FASTCALL,
      "content_bigrams(text, phrases): the text's bigrams, the phrases cut out (a frozenset)."},
     {"quantity_matches", (PyCFunction)(void (*)(void))quantity_matches, METH_FASTCALL,
      "quantity_matches(match, text, starts): the matches finditer gives, asked only where one "
      "can start (a decimal digit or a character of starts)."},
+    {"top_other", (PyCFunction)(void (*)(void))top_other, METH_FASTCALL,
+     "top_other(shares, cited, share): the highest share of the other articles (None: ask "
+     "Python)."},
     {NULL, NULL, 0, NULL},
 };
 

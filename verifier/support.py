@@ -333,8 +333,14 @@ def _cited_and_top_other(
     in the index (its number and suffix, and its label), the best of the others taken by max()
     in C. Half the time the cited article holds no share (its share is then 0.0): its key is
     looked for among the articles' keys in C, and only when some article has it
-    under another label are the shares walked one by one."""
+    under another label are the shares walked one by one. Where verifier/_support_scan.c is
+    built, both walks are one pass over the values as doubles (`top_other`: no float compared
+    through the object protocol), the same value found."""
     share = shares.get((cited, label))
+    if _support_scan is not None:  # the same walks compiled (None: one it leaves to Python)
+        top = _support_scan.top_other(shares, cited, share)
+        if top is not None:
+            return (0.0 if share is None else round(share, 4)), top
     if share is not None:
         others = shares.copy()
         del others[cited, label]

@@ -160,3 +160,69 @@ def test_the_python_fallbacks_are_taken_without_the_module(
         for t in texts
     ]
     assert got == expected
+
+
+_KEYS = st.tuples(
+    st.tuples(st.integers(1, 4), st.sampled_from([None, "之一", "之二"])),
+    st.sampled_from(["", "第一条"]),
+)
+_SHARES = st.dictionaries(
+    _KEYS, st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.floats(0, 1)), max_size=12
+)
+
+
+def _both_tops(
+    shares: dict, cited: tuple, label: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    got = support._cited_and_top_other(shares, cited, label)
+    with monkeypatch.context() as plain:
+        plain.setattr(support, "_support_scan", None)
+        expected = support._cited_and_top_other(shares, cited, label)
+    return got, expected
+
+
+@needs_compiled
+@given(_SHARES, _KEYS)
+def test_the_compiled_top_other_is_the_python_walk(shares: dict, key: tuple) -> None:
+    """The cited share and the best other share, compiled and in Python: the same floats
+    (ties, a cited share that is the one highest, none held, held under another label)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        got, expected = _both_tops(shares, key[0], key[1], monkeypatch)
+    assert got == expected
+    assert [type(v) for v in got] == [type(v) for v in expected]
+
+
+@pytest.mark.parametrize(
+    ("shares", "cited", "label", "expected"),
+    [
+        ({}, (1, None), "", (0.0, 0.0)),
+        ({((1, None), ""): 0.5}, (1, None), "", (0.5, 0.0)),  # the cited alone
+        ({((1, None), ""): 0.5, ((2, None), ""): 0.3}, (1, None), "", (0.5, 0.3)),  # second
+        ({((1, None), ""): 0.5, ((2, None), ""): 0.5}, (1, None), "", (0.5, 0.5)),  # a tie
+        ({((1, None), ""): 0.2, ((2, None), ""): 0.7}, (1, None), "", (0.2, 0.7)),
+        ({((2, None), ""): 0.7, ((3, None), ""): 0.1}, (1, None), "", (0.0, 0.7)),  # none held
+        ({((1, None), "x"): 0.4, ((2, None), ""): 0.1}, (1, None), "", (0.4, 0.1)),  # walked
+        ({((1, None), ""): 0.5, ((2, None), ""): 1}, (1, None), "", (0.5, 1)),  # an int
+    ],
+)
+def test_cited_and_top_other_table(
+    shares: dict,
+    cited: tuple,
+    label: str,
+    expected: tuple[float, float],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    got, python = _both_tops(shares, cited, label, monkeypatch)
+    assert got == python == expected
+
+
+@needs_compiled
+def test_top_other_leaves_what_it_cannot_compare_to_python() -> None:
+    assert compiled is not None
+    assert compiled.top_other({((1, None), ""): float("nan")}, (2, None), None) is None
+    assert compiled.top_other({((1, None), ""): -0.0}, (2, None), None) is None
+    assert compiled.top_other({((1, None), ""): 1}, (2, None), None) is None
+    assert compiled.top_other({((1, None), "x"): 0.5}, (1, None), None) is None
+    assert compiled.top_other({((1, None), ""): 0.5}, (2, None), None) == 0.5
+    with pytest.raises(TypeError):
+        compiled.top_other([], (1, None), None)  # type: ignore[arg-type]
