@@ -8,12 +8,16 @@
  *   the longest phrase found there is cut (the alternation tries them longest first; two
  *   phrases of one length cannot both match at one place). The regular expression engine
  *   tried the alternatives one after the other at every place that opens one of them.
- * - `quantity_matches(match, text, starts)`: what `pattern.finditer(text)` gives for a pattern
- *   whose matches can only start at a decimal digit or a character of `starts` and are never
- *   empty (`numbers._QUANTITY`, which opens with a look-ahead saying so): `match` (the
- *   pattern's bound `match`) asked at each such place from the end of the last match on.
- *   The engine cannot skip to those places by itself: a pattern opening with a look-ahead
- *   gets no first-character set, so it entered its matcher at every character.
+ * - `quantity_matches(match, text, numerals, prefixes)`: what `pattern.finditer(text)` gives
+ *   for a pattern whose matches are never empty and start either at a numeral (a decimal
+ *   digit or a character of `numerals`) or with one of the `prefixes` followed by a numeral
+ *   (`numbers._QUANTITY`: an optional bound word written before, then alternatives that each
+ *   open with a numeral, 双 or 半): `match` (the pattern's bound `match`) asked at each such
+ *   place, from the end of the last match on. The engine cannot skip to those places by
+ *   itself: a pattern opening with a look-ahead gets no first-character set, so it entered
+ *   its matcher at every character; and at 不, 年, 最 … it tried every alternative.
+ * - `top_other(shares, cited, share)`: the best share of the articles other than the cited
+ *   one, as `support._cited_and_top_other` finds it, in one pass over the values.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -111,21 +115,48 @@ content_bigrams(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
-/* quantity_matches(match, text: str, starts: str) -> list[re.Match] */
+/* Whether ch is a decimal digit (what \d matches in a str pattern) or one of `numerals`. */
+static inline int
+is_numeral(Py_UCS4 ch, const uint32_t *marked, int nkind, const void *ndata, Py_ssize_t ncount)
+{
+    if (ch < 128) {
+        return ch >= '0' && ch <= '9';
+    }
+    for (Py_ssize_t n = 0; MARKED(marked, ch) && n < ncount; n++) {
+        if (PyUnicode_READ(nkind, ndata, n) == ch) {
+            return 1;
+        }
+    }
+    /* The CJK unified ideographs (U+4E00-U+9FFF) hold no decimal digit. */
+    return !(ch >= 0x4E00 && ch <= 0x9FFF) && Py_UNICODE_ISDECIMAL(ch);
+}
+
+/* quantity_matches(match, text: str, numerals: str, prefixes: tuple[str, ...]) -> list */
 static PyObject *
 quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3 || !PyUnicode_Check(args[1]) || !PyUnicode_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "quantity_matches(match, text: str, starts: str)");
+    if (nargs != 4 || !PyUnicode_Check(args[1]) || !PyUnicode_Check(args[2]) ||
+        !PyTuple_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "quantity_matches(match, text: str, numerals: str, prefixes: tuple)");
         return NULL;
     }
-    PyObject *match = args[0], *text = args[1], *starts = args[2];
-    int kind = PyUnicode_KIND(text), skind = PyUnicode_KIND(starts);
-    const void *data = PyUnicode_DATA(text), *sdata = PyUnicode_DATA(starts);
-    Py_ssize_t length = PyUnicode_GET_LENGTH(text), scount = PyUnicode_GET_LENGTH(starts);
-    uint32_t opening[32] = {0};
-    for (Py_ssize_t s = 0; s < scount; s++) {
-        MARK(opening, PyUnicode_READ(skind, sdata, s));
+    PyObject *match = args[0], *text = args[1], *numerals = args[2], *prefixes = args[3];
+    int kind = PyUnicode_KIND(text), nkind = PyUnicode_KIND(numerals);
+    const void *data = PyUnicode_DATA(text), *ndata = PyUnicode_DATA(numerals);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text), ncount = PyUnicode_GET_LENGTH(numerals);
+    Py_ssize_t pcount = PyTuple_GET_SIZE(prefixes);
+    uint32_t marked[32] = {0}, opening[32] = {0}; /* the numerals; the prefixes' first characters */
+    for (Py_ssize_t n = 0; n < ncount; n++) {
+        MARK(marked, PyUnicode_READ(nkind, ndata, n));
+    }
+    for (Py_ssize_t p = 0; p < pcount; p++) {
+        PyObject *prefix = PyTuple_GET_ITEM(prefixes, p);
+        if (!PyUnicode_Check(prefix) || PyUnicode_GET_LENGTH(prefix) == 0) {
+            PyErr_SetString(PyExc_TypeError, "quantity_matches: the prefixes must be words");
+            return NULL;
+        }
+        MARK(opening, PyUnicode_READ_CHAR(prefix, 0));
     }
     PyObject *found = PyList_New(0);
     if (found == NULL) {
@@ -134,11 +165,21 @@ quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t i = 0;
     while (i < length) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        /* The CJK unified ideographs (U+4E00-U+9FFF) hold no decimal digit. */
-        int opens = ch < 128 ? (ch >= '0' && ch <= '9')
-                    : (ch >= 0x4E00 && ch <= 0x9FFF) ? 0 : Py_UNICODE_ISDECIMAL(ch);
-        for (Py_ssize_t s = 0; !opens && MARKED(opening, ch) && s < scount; s++) {
-            opens = PyUnicode_READ(skind, sdata, s) == ch;
+        int opens = is_numeral(ch, marked, nkind, ndata, ncount);
+        /* Otherwise only a prefix word can open a match here, with a numeral right after it. */
+        for (Py_ssize_t p = 0; !opens && MARKED(opening, ch) && p < pcount; p++) {
+            PyObject *prefix = PyTuple_GET_ITEM(prefixes, p);
+            Py_ssize_t size = PyUnicode_GET_LENGTH(prefix), k = 0;
+            int pkind = PyUnicode_KIND(prefix);
+            const void *pdata = PyUnicode_DATA(prefix);
+            if (size >= length - i) {
+                continue; /* no room for the numeral after it */
+            }
+            while (k < size && PyUnicode_READ(pkind, pdata, k) == PyUnicode_READ(kind, data, i + k)) {
+                k++;
+            }
+            opens = k == size &&
+                    is_numeral(PyUnicode_READ(kind, data, i + size), marked, nkind, ndata, ncount);
         }
         if (!opens) {
             i++;
@@ -260,8 +301,8 @@ static PyMethodDef methods[] = {
     {"content_bigrams", (PyCFunction)(void (*)(void))content_bigrams, METH_FASTCALL,
      "content_bigrams(text, phrases): the text's bigrams, the phrases cut out (a frozenset)."},
     {"quantity_matches", (PyCFunction)(void (*)(void))quantity_matches, METH_FASTCALL,
-     "quantity_matches(match, text, starts): the matches finditer gives, asked only where one "
-     "can start (a decimal digit or a character of starts)."},
+     "quantity_matches(match, text, numerals, prefixes): the matches finditer gives, asked "
+     "only where one can start (a numeral, or a prefix followed by one)."},
     {"top_other", (PyCFunction)(void (*)(void))top_other, METH_FASTCALL,
      "top_other(shares, cited, share): the highest share of the other articles (None: ask "
      "Python)."},
@@ -270,7 +311,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "verifier._support_scan",
-    "The support verdicts' content bigrams and the quantity scan, compiled.", -1, methods,
+    "The support verdicts' content bigrams and best other share, and the quantity scan, compiled.", -1, methods,
 };
 
 PyMODINIT_FUNC

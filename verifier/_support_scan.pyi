@@ -6,6 +6,10 @@ from typing import Any
 
 def content_bigrams(text: str, phrases: tuple[str, ...], /) -> frozenset[str]: ...
 def quantity_matches(
-    match: Callable[[str, int], re.Match[str] | None], text: str, starts: str, /
+    match: Callable[[str, int], re.Match[str] | None],
+    text: str,
+    numerals: str,
+    prefixes: tuple[str, ...],
+    /,
 ) -> list[re.Match[str]]: ...
 def top_other(shares: dict[Any, float], cited: object, share: float | None, /) -> float | None: ...

@@ -48,6 +48,7 @@ _PREFIX_BOUNDS = "|".join(sorted((_LOWER | _UPPER) - _SUFFIX_BOUNDS, key=lambda 
 # Every character a quantity can start with: a numeral, 双, 半, or a bound word written before.
 _STARTS = "".join(sorted({word[0] for word in (_LOWER | _UPPER) - _SUFFIX_BOUNDS}))
 _OPENERS = f"{_CN}双半{_STARTS}"  # and the decimal digits (\d)
+_PREFIX_WORDS = tuple(_PREFIX_BOUNDS.split("|"))
 
 # One pass over the text; the alternatives are tried in this order at each position. The
 # lookahead only turns away, cheaply, the positions where none of them can start (most of a
@@ -201,11 +202,12 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
 
 def _matches(text: str) -> Iterable[re.Match[str]]:
     """`_QUANTITY.finditer(text)`; compiled where verifier/_support_scan.c is built, the pattern
-    asked only where a quantity can start (a decimal digit or one of `_OPENERS`: what its
-    look-ahead admits), not at every character."""
+    asked only where a quantity can start, not at every character: at a numeral (a decimal
+    digit, `_CN`, 双, 半), or at a bound word written before (`_PREFIX_BOUNDS`) followed by
+    one. Every alternative after the optional bound word opens with a numeral, 双 or 半."""
     if _support_scan is None:
         return _QUANTITY.finditer(text)
-    return _support_scan.quantity_matches(_QUANTITY_MATCH, text, _OPENERS)
+    return _support_scan.quantity_matches(_QUANTITY_MATCH, text, f"{_CN}双半", _PREFIX_WORDS)
 
 
 def _same_value(kind: str, first: float, second: float) -> bool:

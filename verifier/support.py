@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import filterfalse, islice
+from itertools import compress, filterfalse, islice
 from operator import add, itemgetter
 from weakref import WeakKeyDictionary
 
@@ -153,6 +153,8 @@ def _stated_bigrams(quote: str) -> frozenset[str]:
 def item_passages(article_text: str) -> tuple[str, ...]:
     """Each list item of the article read into its lead-in: the lead's 有下列情形之一的 replaced
     by the item (or the item appended to a lead without one), as one sentence."""
+    if "（" not in article_text and "(" not in article_text:
+        return ()  # no item: an item line opens with （ or ( (most articles; no line matched)
     passages: list[str] = []
     lead: str | None = None
     for line in article_text.split("\n"):
@@ -187,17 +189,27 @@ def _best_passage(quote: str, article_text: str) -> Comparison:
 
 def _conditions_left_out(content: str, passage: str) -> list[Difference]:
     """Conditions of the passage (…的, 但是…, …除外) that the content does not state."""
-    missing = []
+    return [
+        Difference("condition", "", clause)
+        for clause, key in _passage_conditions(passage)
+        if len(key) <= len(content)
+        and fuzz.partial_ratio(key, content, score_cutoff=CONDITION_FOUND) < CONDITION_FOUND
+    ]
+
+
+@lru_cache(maxsize=4096)
+def _passage_conditions(passage: str) -> tuple[tuple[str, str], ...]:
+    """(clause, comparison key) of each condition of the passage, in order (memoised: one
+    article's passage is judged against many recitations)."""
+    found = []
     for match in _CLAUSE.finditer(passage):
         clause = match.group().strip()
         if not _CONDITION.search(clause) or _ITEM_LINE.match(clause):
             continue  # a list item left out is a subset of the list, not a dropped condition
         key = normalize_for_compare(clause)
-        if len(key) < 4 or len(key) > len(content):
-            continue
-        if fuzz.partial_ratio(key, content, score_cutoff=CONDITION_FOUND) < CONDITION_FOUND:
-            missing.append(Difference("condition", "", clause))
-    return missing
+        if len(key) >= 4:
+            found.append((clause, key))
+    return tuple(found)
 
 
 def _numbers_changed(quote: str, passage: str) -> list[Difference]:
@@ -367,18 +379,20 @@ def _clearly_better(
     CLEAR_MARGIN more than the cited one, highest first (none when even the top one does not)."""
     if top_other < CLEAR_COVERAGE or top_other < coverage + CLEAR_MARGIN:
         return []
+    # The shares at or above both bars picked in C (`threshold <= share`), the few left
+    # walked in Python: the same items in the same order.
+    threshold = max(CLEAR_COVERAGE, coverage + CLEAR_MARGIN)
+    high = compress(shares.items(), map(threshold.__le__, shares.values()))
     return sorted(
-        (
-            (share, label)
-            for (key, label), share in shares.items()
-            if key != cited and share >= CLEAR_COVERAGE and share >= coverage + CLEAR_MARGIN
-        ),
+        ((share, label) for (key, label), share in high if key != cited),
         reverse=True,
     )
 
 
 def _defines_its_term(quote: str, article_text: str) -> bool:
     """Whether the content opens by defining a term that the article defines too."""
+    if "是指" not in quote:
+        return False  # no definition: the pattern needs 是指 (a test in plain str, not a match)
     stated = _DEFINITION.match(quote.strip())
     return stated is not None and stated["term"] in {
         found["term"] for found in _DEFINITION.finditer(article_text)

@@ -35,7 +35,14 @@ _DECIDING = st.sampled_from(
     + [chr(ord("法") ^ 1024), chr(ord("不") + 1024), chr(ord("一") - 1024), "\U00020000"]
 )
 _PHRASES = st.sampled_from(
-    [*support.STOCK_PHRASES, "三分之二", "百分之五十", "不超过十万元", "十二个月", "已满十四周岁"]
+    [
+        *support.STOCK_PHRASES,
+        *numbers._PREFIX_WORDS,
+        "三分之二",
+        "百分之五十",
+        "十二个月",
+        "不超过十万元",
+    ]
 )
 _TEXTS = st.lists(st.one_of(_DECIDING, _PHRASES, st.characters()), max_size=60).map("".join)
 
@@ -123,6 +130,10 @@ def test_content_bigrams_table(text: str, grams: set[str]) -> None:
         ("十日十日", ["十日", "十日"]),  # adjacent matches
         ("不超过十万元", ["不超过十万元"]),  # a prefix bound word opens the match
         ("²倍", []),  # a digit that is not decimal opens nothing
+        ("年满十八周岁", ["年满十八周岁"]),  # 年 opens the bound word 年满
+        ("不得在三年", ["三年"]),  # 不 opens no bound word here
+        ("不满", []),  # a bound word at the end: no numeral after it
+        ("满满十日", ["满十日"]),
     ],
 )
 def test_quantity_matches_table(text: str, surfaces: list[str]) -> None:
@@ -138,9 +149,9 @@ def test_the_compiled_scans_refuse_what_they_cannot_scan() -> None:
     with pytest.raises(TypeError):
         compiled.content_bigrams("文本", ("应当", 1))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        compiled.quantity_matches(numbers._QUANTITY.match, b"1", "")  # type: ignore[arg-type]
+        compiled.quantity_matches(numbers._QUANTITY.match, b"1", "", ())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="empty"):
-        compiled.quantity_matches(re.compile(r"(?=\d)").match, "1", "")
+        compiled.quantity_matches(re.compile(r"(?=\d)").match, "1", "", ())
 
 
 def test_the_python_fallbacks_are_taken_without_the_module(
