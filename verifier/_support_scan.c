@@ -8,12 +8,14 @@
  *   the longest phrase found there is cut (the alternation tries them longest first; two
  *   phrases of one length cannot both match at one place). The regular expression engine
  *   tried the alternatives one after the other at every place that opens one of them.
- * - `quantity_matches(match, text, numerals, prefixes)`: what `pattern.finditer(text)` gives
- *   for a pattern whose matches are never empty and start either at a numeral (a decimal
- *   digit or a character of `numerals`) or with one of the `prefixes` followed by a numeral
+ * - `quantity_matches(match, text, numerals, openers, prefixes)`: what
+ *   `pattern.finditer(text)` gives for a pattern whose matches are never empty and start
+ *   either at a numeral (a decimal digit, read by \d+…, or a run of `numerals`, read by
+ *   [numerals]+) or an opener, or with one of the `prefixes` followed by one of those
  *   (`numbers._QUANTITY`: an optional bound word written before, then alternatives that each
  *   open with a numeral, 双 or 半): `match` (the pattern's bound `match`) asked at each such
- *   place, from the end of the last match on. The engine cannot skip to those places by
+ *   place, from the end of the last match on, but inside a run the place before opened in
+ *   vain. The engine cannot skip to those places by
  *   itself: a pattern opening with a look-ahead gets no first-character set, so it entered
  *   its matcher at every character; and at 不, 年, 最 … it tried every alternative.
  * - `top_other(shares, cited, share)`: the best share of the articles other than the cited
@@ -115,37 +117,51 @@ content_bigrams(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
-/* Whether ch is a decimal digit (what \d matches in a str pattern) or one of `numerals`. */
+/* Whether ch is one of the `count` characters of data. */
 static inline int
-is_numeral(Py_UCS4 ch, const uint32_t *marked, int nkind, const void *ndata, Py_ssize_t ncount)
+is_listed(Py_UCS4 ch, int dkind, const void *data, Py_ssize_t count)
+{
+    for (Py_ssize_t n = 0; n < count; n++) {
+        if (PyUnicode_READ(dkind, data, n) == ch) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* 1 when ch is a decimal digit (what \d matches in a str pattern), 2 when it is one of the
+ * numerals (marked: their filter), 0 otherwise. */
+static inline int
+numeral_kind(Py_UCS4 ch, const uint32_t *marked, int nkind, const void *ndata, Py_ssize_t ncount)
 {
     if (ch < 128) {
         return ch >= '0' && ch <= '9';
     }
-    for (Py_ssize_t n = 0; MARKED(marked, ch) && n < ncount; n++) {
-        if (PyUnicode_READ(nkind, ndata, n) == ch) {
-            return 1;
-        }
+    if (MARKED(marked, ch) && is_listed(ch, nkind, ndata, ncount)) {
+        return 2;
     }
     /* The CJK unified ideographs (U+4E00-U+9FFF) hold no decimal digit. */
     return !(ch >= 0x4E00 && ch <= 0x9FFF) && Py_UNICODE_ISDECIMAL(ch);
 }
 
-/* quantity_matches(match, text: str, numerals: str, prefixes: tuple[str, ...]) -> list */
+/* quantity_matches(match, text, numerals: str, openers: str, prefixes: tuple[str, ...]) */
 static PyObject *
 quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4 || !PyUnicode_Check(args[1]) || !PyUnicode_Check(args[2]) ||
-        !PyTuple_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "quantity_matches(match, text: str, numerals: str, prefixes: tuple)");
+    if (nargs != 5 || !PyUnicode_Check(args[1]) || !PyUnicode_Check(args[2]) ||
+        !PyUnicode_Check(args[3]) || !PyTuple_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "quantity_matches(match, text: str, numerals: str, "
+                                         "openers: str, prefixes: tuple)");
         return NULL;
     }
-    PyObject *match = args[0], *text = args[1], *numerals = args[2], *prefixes = args[3];
+    PyObject *match = args[0], *text = args[1], *numerals = args[2], *openers = args[3];
+    PyObject *prefixes = args[4];
     int kind = PyUnicode_KIND(text), nkind = PyUnicode_KIND(numerals);
+    int okind = PyUnicode_KIND(openers);
     const void *data = PyUnicode_DATA(text), *ndata = PyUnicode_DATA(numerals);
+    const void *odata = PyUnicode_DATA(openers);
     Py_ssize_t length = PyUnicode_GET_LENGTH(text), ncount = PyUnicode_GET_LENGTH(numerals);
-    Py_ssize_t pcount = PyTuple_GET_SIZE(prefixes);
+    Py_ssize_t ocount = PyUnicode_GET_LENGTH(openers), pcount = PyTuple_GET_SIZE(prefixes);
     uint32_t marked[32] = {0}, opening[32] = {0}; /* the numerals; the prefixes' first characters */
     for (Py_ssize_t n = 0; n < ncount; n++) {
         MARK(marked, PyUnicode_READ(nkind, ndata, n));
@@ -162,10 +178,21 @@ quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (found == NULL) {
         return NULL;
     }
-    Py_ssize_t i = 0;
+    Py_ssize_t i = 0, failed = -1; /* failed: the last place asked in vain */
+    int failed_run = 0;            /* its numeral_kind */
     while (i < length) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        int opens = is_numeral(ch, marked, nkind, ndata, ncount);
+        int run = numeral_kind(ch, marked, nkind, ndata, ncount);
+        if (run && failed == i - 1 && failed_run == run) {
+            /* Inside a run of digits (or of numerals) that the place before opened in vain:
+             * each numeral read from here (\d+… or [numerals]+), the place before reads too,
+             * with the same rest after it, and no bound word opens at a numeral; so no match
+             * opens here either. */
+            failed = i;
+            i++;
+            continue;
+        }
+        int opens = run || is_listed(ch, okind, odata, ocount);
         /* Otherwise only a prefix word can open a match here, with a numeral right after it. */
         for (Py_ssize_t p = 0; !opens && MARKED(opening, ch) && p < pcount; p++) {
             PyObject *prefix = PyTuple_GET_ITEM(prefixes, p);
@@ -178,8 +205,11 @@ quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             while (k < size && PyUnicode_READ(pkind, pdata, k) == PyUnicode_READ(kind, data, i + k)) {
                 k++;
             }
-            opens = k == size &&
-                    is_numeral(PyUnicode_READ(kind, data, i + size), marked, nkind, ndata, ncount);
+            if (k == size) {
+                Py_UCS4 next = PyUnicode_READ(kind, data, i + size);
+                opens = numeral_kind(next, marked, nkind, ndata, ncount) ||
+                        is_listed(next, okind, odata, ocount);
+            }
         }
         if (!opens) {
             i++;
@@ -197,6 +227,8 @@ quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         if (got == Py_None) {
             Py_DECREF(got);
+            failed = i;
+            failed_run = run;
             i++;
             continue;
         }
@@ -301,8 +333,8 @@ static PyMethodDef methods[] = {
     {"content_bigrams", (PyCFunction)(void (*)(void))content_bigrams, METH_FASTCALL,
      "content_bigrams(text, phrases): the text's bigrams, the phrases cut out (a frozenset)."},
     {"quantity_matches", (PyCFunction)(void (*)(void))quantity_matches, METH_FASTCALL,
-     "quantity_matches(match, text, numerals, prefixes): the matches finditer gives, asked "
-     "only where one can start (a numeral, or a prefix followed by one)."},
+     "quantity_matches(match, text, numerals, openers, prefixes): the matches finditer "
+     "gives, asked only where one can start."},
     {"top_other", (PyCFunction)(void (*)(void))top_other, METH_FASTCALL,
      "top_other(shares, cited, share): the highest share of the other articles (None: ask "
      "Python)."},

@@ -9,6 +9,7 @@ def quantity_matches(
     match: Callable[[str, int], re.Match[str] | None],
     text: str,
     numerals: str,
+    openers: str,
     prefixes: tuple[str, ...],
     /,
 ) -> list[re.Match[str]]: ...

@@ -203,11 +203,13 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
 def _matches(text: str) -> Iterable[re.Match[str]]:
     """`_QUANTITY.finditer(text)`; compiled where verifier/_support_scan.c is built, the pattern
     asked only where a quantity can start, not at every character: at a numeral (a decimal
-    digit, `_CN`, 双, 半), or at a bound word written before (`_PREFIX_BOUNDS`) followed by
-    one. Every alternative after the optional bound word opens with a numeral, 双 or 半."""
+    digit, `_CN`), 双 or 半, or at a bound word written before (`_PREFIX_BOUNDS`) followed by
+    one (every alternative after the optional bound word opens with one), but not inside a
+    run of digits or of `_CN` numerals whose place before opened none (`\\d+…` and `[_CN]+`
+    read from there whatever they read from here; no bound word opens with a numeral)."""
     if _support_scan is None:
         return _QUANTITY.finditer(text)
-    return _support_scan.quantity_matches(_QUANTITY_MATCH, text, f"{_CN}双半", _PREFIX_WORDS)
+    return _support_scan.quantity_matches(_QUANTITY_MATCH, text, _CN, "双半", _PREFIX_WORDS)
 
 
 def _same_value(kind: str, first: float, second: float) -> bool:

@@ -134,6 +134,10 @@ def test_content_bigrams_table(text: str, grams: set[str]) -> None:
         ("不得在三年", ["三年"]),  # 不 opens no bound word here
         ("不满", []),  # a bound word at the end: no numeral after it
         ("满满十日", ["满十日"]),
+        ("第一百二十三条三百二十日", ["三百二十日"]),  # a run opened in vain, then one that opens
+        ("双三倍", ["三倍"]),  # 双 opens in vain; 三 after it still opens
+        ("12,34元", ["34元"]),  # digits after a comma: another run
+        ("123a45日", ["45日"]),
     ],
 )
 def test_quantity_matches_table(text: str, surfaces: list[str]) -> None:
@@ -149,9 +153,9 @@ def test_the_compiled_scans_refuse_what_they_cannot_scan() -> None:
     with pytest.raises(TypeError):
         compiled.content_bigrams("文本", ("应当", 1))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        compiled.quantity_matches(numbers._QUANTITY.match, b"1", "", ())  # type: ignore[arg-type]
+        compiled.quantity_matches(numbers._QUANTITY.match, b"1", "", "", ())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="empty"):
-        compiled.quantity_matches(re.compile(r"(?=\d)").match, "1", "", ())
+        compiled.quantity_matches(re.compile(r"(?=\d)").match, "1", "", "", ())
 
 
 def test_the_python_fallbacks_are_taken_without_the_module(
@@ -237,3 +241,10 @@ def test_top_other_leaves_what_it_cannot_compare_to_python() -> None:
     assert compiled.top_other({((1, None), ""): 0.5}, (2, None), None) == 0.5
     with pytest.raises(TypeError):
         compiled.top_other([], (1, None), None)  # type: ignore[arg-type]
+
+
+def test_no_bound_word_opens_with_a_numeral() -> None:
+    """What the compiled scan's run rule assumes: a place inside a run of numerals opens no
+    bound word, and the numerals are no decimal digits (read by [_CN]+, never by \\d+)."""
+    assert not {word[0] for word in numbers._PREFIX_WORDS} & set(numbers._CN + "双半0123456789")
+    assert not any(c.isdecimal() for c in numbers._CN + "双半")
