@@ -8,12 +8,13 @@ STAMP := $(VENV)/.installed-stamp
 
 # setup.py builds legaldb/_lookup_path.c (the compiled lookup path), verifier/_quote_postings.c
 # (the quote index's postings walk), verifier/_normalize.c (two steps of the quote
-# normalisation), extractor/_quote_bounds.c (where a quote and a claim start and end) and
+# normalisation), extractor/_quote_bounds.c (where a quote and a claim start and end),
 # extractor/_slotted.c (citations and spans made in one call), verifier/_jsonline.c (the lines
-# of `check --jsonl`); each skipped without a compiler
+# of `check --jsonl`) and verifier/_support_scan.c (the support's bigrams, the quantities'
+# scan); each skipped without a compiler
 $(STAMP): pyproject.toml setup.py legaldb/_lookup_path.c verifier/_quote_postings.c \
 		verifier/_normalize.c extractor/_quote_bounds.c \
-		extractor/_slotted.c verifier/_jsonline.c
+		extractor/_slotted.c verifier/_jsonline.c verifier/_support_scan.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

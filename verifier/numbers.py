@@ -13,12 +13,18 @@ without 以上/以下/不满 …) none of the article's bounds or ranges admits 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from textnorm import NumeralError, cn_to_int
 from textnorm.kept import kept_pattern
 from verifier.models import NumberConflict, Quantity, QuantityKind, new_quantity
+
+try:  # compiled (verifier/_support_scan.c, built by setup.py where it can be)
+    from verifier import _support_scan
+except ImportError:  # pragma: no cover - built wherever a compiler is
+    _support_scan = None  # type: ignore[assignment]
 
 _CN = "零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟"
 _NUM = rf"(?:\d+(?:,\d{{3}})*(?:\.\d+)?[十百千万亿]*|[{_CN}]+)"
@@ -41,13 +47,15 @@ _PREFIX_BOUNDS = "|".join(sorted((_LOWER | _UPPER) - _SUFFIX_BOUNDS, key=lambda 
 
 # Every character a quantity can start with: a numeral, 双, 半, or a bound word written before.
 _STARTS = "".join(sorted({word[0] for word in (_LOWER | _UPPER) - _SUFFIX_BOUNDS}))
+_OPENERS = f"{_CN}双半{_STARTS}"  # and the decimal digits (\d)
+_PREFIX_WORDS = tuple(_PREFIX_BOUNDS.split("|"))
 
 # One pass over the text; the alternatives are tried in this order at each position. The
 # lookahead only turns away, cheaply, the positions where none of them can start (most of a
 # statute's characters), and so changes no match.
 _QUANTITY = kept_pattern(
     rf"""
-    (?=[\d{_CN}双半{_STARTS}])
+    (?=[\d{_OPENERS}])
     (?P<pre>{_PREFIX_BOUNDS})?
     (?:
         (?P<den>{_NUM})分之(?P<numer>{_NUM})                       # 三分之二, 百分之五十
@@ -68,6 +76,7 @@ _QUANTITY = kept_pattern(
     re.VERBOSE,
 )
 
+_QUANTITY_MATCH = _QUANTITY.match
 _ARABIC = kept_pattern(r"(\d+(?:\.\d+)?)([十百千万亿]*)")
 _MONTH_FOLLOWS = kept_pattern(rf"{_NUM}月")  # after 2023年: a date
 # The low end of a range written without its unit, before the high end: 三至五年.
@@ -177,7 +186,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     """find_quantities, memoised: article texts recur across answers, and one claim sentence
     (法律依据：第119条、第120条 …) is the claim of every citation it lists."""
     found: list[Quantity] = []
-    for match in _QUANTITY.finditer(text):
+    for match in _matches(text):
         if match.start() > 0 and text[match.start() - 1] == "第":
             continue  # an ordinal or a label: 第三人, 第八十二条
         classified = _classify(match, text)
@@ -189,6 +198,18 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         low = _bare_range_low(text, quantity)
         found.extend([low, quantity] if low else [quantity])
     return tuple(found)
+
+
+def _matches(text: str) -> Iterable[re.Match[str]]:
+    """`_QUANTITY.finditer(text)`; compiled where verifier/_support_scan.c is built, the pattern
+    asked only where a quantity can start, not at every character: at a numeral (a decimal
+    digit, `_CN`), 双 or 半, or at a bound word written before (`_PREFIX_BOUNDS`) followed by
+    one (every alternative after the optional bound word opens with one), but not inside a
+    run of digits or of `_CN` numerals whose place before opened none (`\\d+…` and `[_CN]+`
+    read from there whatever they read from here; no bound word opens with a numeral)."""
+    if _support_scan is None:
+        return _QUANTITY.finditer(text)
+    return _support_scan.quantity_matches(_QUANTITY_MATCH, text, _CN, "双半", _PREFIX_WORDS)
 
 
 def _same_value(kind: str, first: float, second: float) -> bool:

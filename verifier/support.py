@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import filterfalse, islice
+from itertools import compress, filterfalse, islice
 from operator import add, itemgetter
 from weakref import WeakKeyDictionary
 
@@ -69,6 +69,11 @@ from verifier.models import (
 from verifier.numbers import number_conflicts
 from verifier.quotes import MATCH_SCORE, PARTIAL_SCORE, Comparison, quote_keys, quote_similarity
 from verifier.textnorm_quote import normalize_for_compare
+
+try:  # compiled (verifier/_support_scan.c, built by setup.py where it can be)
+    from verifier import _support_scan
+except ImportError:  # pragma: no cover - built wherever a compiler is
+    _support_scan = None  # type: ignore[assignment]
 
 STOCK_PHRASES: tuple[str, ...] = (
     "依照本法", "依照法律", "根据本法", "按照规定", "另有规定", "依照", "按照", "根据", "依据", "依法", "应当", "可以", "不得", "必须", "有权",
@@ -107,7 +112,8 @@ _COVERED: WeakKeyDictionary[
     StatuteRepository,
     OrderedDict[tuple[int, str], tuple[list[str], dict[tuple[ArticleKey, str], float] | None]],
 ] = WeakKeyDictionary()
-_STOCK = kept_pattern("|".join(sorted(STOCK_PHRASES, key=len, reverse=True)))
+_STOCK_LONGEST_FIRST = tuple(sorted(STOCK_PHRASES, key=len, reverse=True))
+_STOCK = kept_pattern("|".join(_STOCK_LONGEST_FIRST))
 _LIST_LEAD = kept_pattern(r"有?下列[^，,。；;：:、\n]{0,15}")
 _ITEM_LINE = kept_pattern(r"^\s*[（(][一二三四五六七八九十]{1,3}[）)]\s*")
 # 残疾人是指… / 本法所称残疾人，是指…: a definition, at the start of the content or of a sentence.
@@ -121,7 +127,15 @@ _CONDITION = kept_pattern(
 
 
 def content_bigrams(normalised: str) -> frozenset[str]:
-    """The character bigrams of a normalised text, stock phrases cut out first."""
+    """The character bigrams of a normalised text, stock phrases cut out first (compiled where
+    verifier/_support_scan.c is built: the regular expression's split was nine tenths of it)."""
+    if _support_scan is not None:
+        return _support_scan.content_bigrams(normalised, _STOCK_LONGEST_FIRST)
+    return _python_content_bigrams(normalised)
+
+
+def _python_content_bigrams(normalised: str) -> frozenset[str]:
+    """content_bigrams in Python: the reference of the compiled one, and its fallback."""
     grams: set[str] = set()
     for segment in _STOCK.split(normalised):
         grams.update(map(add, segment, segment[1:]))  # each character joined to the next
@@ -139,6 +153,8 @@ def _stated_bigrams(quote: str) -> frozenset[str]:
 def item_passages(article_text: str) -> tuple[str, ...]:
     """Each list item of the article read into its lead-in: the lead's 有下列情形之一的 replaced
     by the item (or the item appended to a lead without one), as one sentence."""
+    if "（" not in article_text and "(" not in article_text:
+        return ()  # no item: an item line opens with （ or ( (most articles; no line matched)
     passages: list[str] = []
     lead: str | None = None
     for line in article_text.split("\n"):
@@ -173,17 +189,27 @@ def _best_passage(quote: str, article_text: str) -> Comparison:
 
 def _conditions_left_out(content: str, passage: str) -> list[Difference]:
     """Conditions of the passage (…的, 但是…, …除外) that the content does not state."""
-    missing = []
+    return [
+        Difference("condition", "", clause)
+        for clause, key in _passage_conditions(passage)
+        if len(key) <= len(content)
+        and fuzz.partial_ratio(key, content, score_cutoff=CONDITION_FOUND) < CONDITION_FOUND
+    ]
+
+
+@lru_cache(maxsize=4096)
+def _passage_conditions(passage: str) -> tuple[tuple[str, str], ...]:
+    """(clause, comparison key) of each condition of the passage, in order (memoised: one
+    article's passage is judged against many recitations)."""
+    found = []
     for match in _CLAUSE.finditer(passage):
         clause = match.group().strip()
         if not _CONDITION.search(clause) or _ITEM_LINE.match(clause):
             continue  # a list item left out is a subset of the list, not a dropped condition
         key = normalize_for_compare(clause)
-        if len(key) < 4 or len(key) > len(content):
-            continue
-        if fuzz.partial_ratio(key, content, score_cutoff=CONDITION_FOUND) < CONDITION_FOUND:
-            missing.append(Difference("condition", "", clause))
-    return missing
+        if len(key) >= 4:
+            found.append((clause, key))
+    return tuple(found)
 
 
 def _numbers_changed(quote: str, passage: str) -> list[Difference]:
@@ -319,8 +345,14 @@ def _cited_and_top_other(
     in the index (its number and suffix, and its label), the best of the others taken by max()
     in C. Half the time the cited article holds no share (its share is then 0.0): its key is
     looked for among the articles' keys in C, and only when some article has it
-    under another label are the shares walked one by one."""
+    under another label are the shares walked one by one. Where verifier/_support_scan.c is
+    built, both walks are one pass over the values as doubles (`top_other`: no float compared
+    through the object protocol), the same value found."""
     share = shares.get((cited, label))
+    if _support_scan is not None:  # the same walks compiled (None: one it leaves to Python)
+        top = _support_scan.top_other(shares, cited, share)
+        if top is not None:
+            return (0.0 if share is None else round(share, 4)), top
     if share is not None:
         others = shares.copy()
         del others[cited, label]
@@ -347,18 +379,20 @@ def _clearly_better(
     CLEAR_MARGIN more than the cited one, highest first (none when even the top one does not)."""
     if top_other < CLEAR_COVERAGE or top_other < coverage + CLEAR_MARGIN:
         return []
+    # The shares at or above both bars picked in C (`threshold <= share`), the few left
+    # walked in Python: the same items in the same order.
+    threshold = max(CLEAR_COVERAGE, coverage + CLEAR_MARGIN)
+    high = compress(shares.items(), map(threshold.__le__, shares.values()))
     return sorted(
-        (
-            (share, label)
-            for (key, label), share in shares.items()
-            if key != cited and share >= CLEAR_COVERAGE and share >= coverage + CLEAR_MARGIN
-        ),
+        ((share, label) for (key, label), share in high if key != cited),
         reverse=True,
     )
 
 
 def _defines_its_term(quote: str, article_text: str) -> bool:
     """Whether the content opens by defining a term that the article defines too."""
+    if "是指" not in quote:
+        return False  # no definition: the pattern needs 是指 (a test in plain str, not a match)
     stated = _DEFINITION.match(quote.strip())
     return stated is not None and stated["term"] in {
         found["term"] for found in _DEFINITION.finditer(article_text)
