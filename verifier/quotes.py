@@ -95,7 +95,14 @@ _new_span: _SpanMaker = tuple.__new__  # type: ignore[assignment]
 _NO_SPAN = _Span(0.0, 0, -1, 0)  # no run: the score a search starts from
 
 
-def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1) -> _Span:
+def _best_span(
+    quote: str,
+    article: _Runs,
+    floor: float = 0.0,
+    common: int = -1,
+    similarity: Callable[..., float] = Indel.normalized_similarity,
+    margin: float = BOUND_MARGIN,
+) -> _Span:
     """The run of consecutive sentences of the article most similar to quote (normalised), the
     first of the best; only runs scoring above floor count (none: a span of score floor).
     common, when known, is the length of the longest common subsequence of the quote and the
@@ -116,9 +123,7 @@ def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1)
     if common < 0:
         # With three sentences or more, the runs its bound spares cost more than the bound.
         common = LCSseq.similarity(quote, text) if sentences > 2 else size
-    found = _runs_walk(
-        Indel.normalized_similarity, quote, text, bounds, floor, common, BOUND_MARGIN
-    )
+    found = _runs_walk(similarity, quote, text, bounds, floor, common, margin)
     return _new_span(_Span, found)
 
 
@@ -757,11 +762,43 @@ def _best_runs(
     is the one `_score` would choose from all of them (the first of the highest score); a run
     below min_score is never kept, so none is searched for (FLOOR_MARGIN)."""
     floor = _floor(min_score)
-    spans = []
-    articles = [(index, runs_of(index)) for index in shortlist]
-    texts = [article.text for _, article in articles]
+    indices = list(shortlist)
+    articles = list(map(runs_of, indices))
+    texts = [article.text for article in articles]
     commons = [_common_lengths(norm, texts) for _, norm in variants]
-    for place, (index, article) in enumerate(articles):
+    spans = _spans_walk(
+        Indel.normalized_similarity,
+        variants if type(variants) is tuple else tuple(variants),
+        indices,
+        texts,
+        [article.bounds for article in articles],
+        commons,
+        min_score,
+        floor,
+        BOUND_MARGIN,
+    )
+    spans.sort(key=lambda found: (found[0], found[1]), reverse=True)
+    return [(index, variant, _new_span(_Span, span)) for _, index, variant, span in spans[:limit]]
+
+
+def _python_best_spans(
+    similarity: Callable[..., float],
+    variants: tuple[tuple[str, str], ...],
+    indices: list[int],
+    texts: list[str],
+    bounds: list[tuple[int, ...]],
+    commons: list[list[int]],
+    min_score: float,
+    floor: float,
+    margin: float,
+) -> list[tuple[float, int, str, tuple[float, int, int, int]]]:
+    """`_best_runs`' walk of the shortlisted candidates (indices, their runs' texts and bounds;
+    per variant, its LCS with each text): per candidate whose best variant's best run scores
+    at least min_score, (score, index, variant, (score, first, last, length)), in their order.
+    Runs are searched as `_best_span` searches them, by similarity (Indel's), from floor."""
+    spans = []
+    for place, index in enumerate(indices):
+        article = _Runs(texts[place], bounds[place])
         best_variant, best = variants[0][0], _NO_SPAN
         for (raw, norm), common_of in zip(variants, commons, strict=True):
             # No run of the article shares more with the quote than the whole article does,
@@ -770,15 +807,20 @@ def _best_runs(
             needed = best.score if best.score > min_score else min_score  # max(), inline
             if not norm or 2 * common / (len(norm) + common or 1) < needed:
                 continue
-            span = _best_span(norm, article, floor, common)
+            span = _best_span(norm, article, floor, common, similarity, margin)
             if span.score > best.score:
                 best_variant, best = raw, span
                 if best.score == 1.0:
                     break  # no variant scores higher
         if best.score >= min_score:
-            spans.append((best.score, index, best_variant, best))
-    spans.sort(key=lambda found: (found[0], found[1]), reverse=True)
-    return [(index, variant, span) for _, index, variant, span in spans[:limit]]
+            spans.append((best.score, index, best_variant, tuple(best)))
+    return spans
+
+
+# The compiled walk of the shortlist asks the same scores in the same order.
+_spans_walk: Callable[..., list[tuple[float, int, str, tuple[float, int, int, int]]]] = (
+    _python_best_spans if _quote_postings is None else _quote_postings.best_spans
+)
 
 
 def _common_lengths(quote: str, texts: list[str]) -> list[int]:
