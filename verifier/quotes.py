@@ -796,7 +796,7 @@ def _python_best_spans(
     per variant, its LCS with each text): per candidate whose best variant's best run scores
     at least min_score, (score, index, variant, (score, first, last, length)), in their order.
     Runs are searched as `_best_span` searches them, by similarity (Indel's), from floor."""
-    spans = []
+    spans: list[tuple[float, int, str, tuple[float, int, int, int]]] = []
     for place, index in enumerate(indices):
         article = _Runs(texts[place], bounds[place])
         best_variant, best = variants[0][0], _NO_SPAN
@@ -813,7 +813,7 @@ def _python_best_spans(
                 if best.score == 1.0:
                     break  # no variant scores higher
         if best.score >= min_score:
-            spans.append((best.score, index, best_variant, tuple(best)))
+            spans.append((best.score, index, best_variant, best))
     return spans
 
 

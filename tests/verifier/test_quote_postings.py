@@ -382,14 +382,21 @@ def test_random_candidates_give_the_same_best_spans(
 def test_best_spans_refuses_what_it_cannot_read() -> None:
     """Arguments of the wrong kinds or lengths raise, as Python's walk would fail on them."""
     assert compiled is not None
-    good = (
-        (("a", "ab"),), [0], ["ab"], [(0, 2)], [[2]], 0.6, quotes._floor(0.6), quotes.BOUND_MARGIN
+    good: tuple[Any, ...] = (
+        (("a", "ab"),),
+        [0],
+        ["ab"],
+        [(0, 2)],
+        [[2]],
+        0.6,
+        quotes._floor(0.6),
+        quotes.BOUND_MARGIN,
     )
     similarity = Indel.normalized_similarity
     assert compiled.best_spans(similarity, *good) == [(1.0, 0, "a", (1.0, 0, 0, 2))]
     for place, wrong in [(0, (("a", 1),)), (0, [("a", "ab")]), (1, [0, 1]), (2, [b"ab"]),
                          (3, [[0, 2]]), (3, [(0, -1)]), (4, [[2, 2]]), (4, [["2"]])]:  # fmt: skip
-        bad = list(good)
+        bad: list[Any] = list(good)
         bad[place] = wrong
         with pytest.raises((TypeError, ValueError)):
             compiled.best_spans(similarity, *bad)
