@@ -516,8 +516,19 @@ class QuoteIndex(Generic[K]):
 
     def is_common(self, gram: str) -> bool:
         """A bigram in so many candidates that it tells none apart (应当, 规定 …)."""
-        place = self._postings.place(_gram_code(gram))
-        return place >= 0 and self._postings.at[place] == self._postings.at[place + 1]
+        if len(gram) != 2:
+            return False  # no bigram: a code no place holds
+        # The table's probe (`_Postings.place`), inline: the support asks it of bigram after
+        # bigram until enough are distinctive.
+        postings = self._postings
+        code, table = _pair_code(gram), postings.codes
+        place = code % postings.size
+        while (there := table[place]) != code:
+            if there == _NO_CODE:
+                return False
+            place += 1
+        at = postings.at
+        return at[place] == at[place + 1]
 
     def coverage(self, grams: Iterable[str]) -> tuple[float, dict[K, float]]:
         """The idf weight of the bigrams (common ones ignored; a bigram no candidate holds
@@ -745,7 +756,21 @@ def _gram_code(gram: str) -> int:
     """The code of a bigram (-1, which no bigram has, for a text of another length)."""
     if len(gram) != 2:
         return -1
+    return _pair_code(gram)
+
+
+def _encoded_pair_code(gram: str) -> int:
+    """The code of a bigram of two characters, from its encoding (any machine's byte order)."""
     return int.from_bytes(_to_utf_32(gram), sys.byteorder)
+
+
+def _ordinal_pair_code(gram: str) -> int:
+    """`_encoded_pair_code` on a little-endian machine, from the two code points: no encoding
+    made (UTF-32-LE holds each code point, lone surrogates too, as a little-endian word)."""
+    return ord(gram[0]) | ord(gram[1]) << 32
+
+
+_pair_code = _ordinal_pair_code if sys.byteorder == "little" else _encoded_pair_code
 
 
 def _best_runs(

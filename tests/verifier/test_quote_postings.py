@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import Indel, LCSseq
@@ -427,3 +427,28 @@ def test_the_flzx_quotes_give_the_same_best_spans(statute_repository: StatuteRep
             assert compiled_found == python_found, (law_name, quote)
             compared += len(compiled_found)
     assert compared > 1000, "the grid must hold most of the flzx recitations"
+
+
+@given(st.text(st.characters(codec=None, min_codepoint=0), min_size=2, max_size=2))
+@example("\ud800a")
+@example("a\udfff")
+def test_a_pair_s_code_is_its_encoding_s(gram: str) -> None:
+    """A bigram's code from its code points is the one from its UTF-32-LE bytes (lone
+    surrogates and astral characters too), on this machine."""
+    assert quotes._pair_code(gram) == quotes._encoded_pair_code(gram)
+    assert quotes._gram_code(gram) == quotes._encoded_pair_code(gram)
+
+
+@given(
+    st.lists(_texts, min_size=0, max_size=70),
+    st.lists(st.text(st.sampled_from("应当规定的。𠀀"), max_size=3)),
+)
+def test_is_common_is_the_tables_answer(candidates: list[str], grams: list[str]) -> None:
+    """is_common's inline probe answers as the postings table's place: a bigram the table holds
+    with no posting (held by more candidates than the common limit), nothing else."""
+    index = QuoteIndex(enumerate(candidates))
+    table = index._postings
+    for gram in grams + [text[i : i + 2] for text in candidates[:5] for i in range(len(text))]:
+        place = table.place(quotes._gram_code(gram))
+        expected = place >= 0 and table.at[place] == table.at[place + 1]
+        assert index.is_common(gram) is expected
