@@ -729,51 +729,67 @@ kept_scorer(const RF_Scorer *scorer, PyObject *quote, Py_ssize_t size)
     return &place->func;
 }
 
-/* best_run(similarity, quote, text, bounds, floor, common, margin): `_python_best_run`
- * compiled. The same arithmetic on the same ints and doubles decides which runs are scored,
- * in the same order, each by the same call: `similarity(quote, text[start:end],
- * score_cutoff=best)`. */
-static PyObject *
-best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* A run of sentences found: (score, first, last, length) of `_python_best_run`. */
+typedef struct {
+    double score;
+    Py_ssize_t first, last;
+    long long length;
+} Found;
+
+/* The bounds (a tuple of ints) as longs in *at (local when it holds them, else allocated:
+ * free it when it is not local); the number of sentences in *sentences. -1 with an error set. */
+static int
+bounds_read(PyObject *bounds, long long *local, Py_ssize_t local_size, long long **at,
+            Py_ssize_t *sentences)
 {
-    if (nargs != 7 || !PyUnicode_Check(args[1]) || !PyUnicode_Check(args[2])
-        || !PyTuple_CheckExact(args[3])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "best_run(similarity, quote: str, text: str, bounds: tuple, floor, "
-                        "common, margin)");
-        return NULL;
+    const long long limit = 1LL << 50;
+    if (!PyTuple_CheckExact(bounds)) {
+        PyErr_SetString(PyExc_TypeError, "bounds must be a tuple");
+        return -1;
     }
-    PyObject *similarity = args[0], *quote = args[1], *text = args[2], *bounds = args[3];
-    double best = PyFloat_AsDouble(args[4]), margin = PyFloat_AsDouble(args[6]);
-    long long common = PyLong_AsLongLong(args[5]);
-    if (PyErr_Occurred()) {
-        return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(bounds);
+    *sentences = count - 1;
+    *at = count <= local_size ? local : PyMem_Malloc((count > 0 ? count : 1) * sizeof(long long));
+    if (*at == NULL) {
+        PyErr_NoMemory();
+        return -1;
     }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long long value = PyLong_AsLongLong(PyTuple_GET_ITEM(bounds, i));
+        if (value == -1 && PyErr_Occurred()) {
+            goto failed;
+        }
+        if (value < 0 || value > limit) {
+            PyErr_SetString(PyExc_ValueError, "bounds from 0, below 2**50");
+            goto failed;
+        }
+        (*at)[i] = value;
+    }
+    return 0;
+failed:
+    if (*at != local) {
+        PyMem_Free(*at);
+    }
+    *at = NULL;
+    return -1;
+}
+
+/* `_python_best_run`'s search: the runs of sentences of text between the bounds at[0..sentences]
+ * for the first best scoring above floor by similarity; -1 with an error set. The same
+ * arithmetic on the same ints and doubles decides which runs are scored, in the same order,
+ * each by the same call: `similarity(quote, text[start:end], score_cutoff=best)`. */
+static int
+runs_search(PyObject *similarity, PyObject *quote, PyObject *text, const long long *at,
+            Py_ssize_t sentences, double best, long long common, double margin, Found *found)
+{
     const long long limit = 1LL << 50; /* ints below 2**53 divide as Python's true division */
     long long size = PyUnicode_GET_LENGTH(quote);
-    Py_ssize_t sentences = PyTuple_GET_SIZE(bounds) - 1;
-    long long local[64];
-    long long *at = sentences < 63 ? local : PyMem_Malloc((sentences + 1) * sizeof(long long));
-    if (at == NULL) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    PyObject *result = NULL, *best_object = NULL;
-    const RF_ScorerFunc *kept = NULL;
-    for (Py_ssize_t i = 0; i <= sentences; i++) {
-        at[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(bounds, i));
-        if (at[i] == -1 && PyErr_Occurred()) {
-            goto done;
-        }
-        if (at[i] < 0 || at[i] > limit) {
-            PyErr_SetString(PyExc_ValueError, "bounds from 0, below 2**50");
-            goto done;
-        }
-    }
     if (size > limit || common < -limit || common > limit) {
         PyErr_SetString(PyExc_ValueError, "a quote and common below 2**50");
-        goto done;
+        return -1;
     }
+    PyObject *best_object = NULL;
+    const RF_ScorerFunc *kept = NULL;
     Py_ssize_t best_first = 0, best_last = -1;
     long long best_length = 0;
     /* The C scorer, for a quote that is not empty (its function for the quote: kept_scorer's,
@@ -787,7 +803,7 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             long long end = at[last + 1], length = end - start, both = length + size;
             if (both == 0) {
                 PyErr_SetString(PyExc_ZeroDivisionError, "division by zero");
-                goto done;
+                goto failed;
             }
             if (length > size) {
                 if ((double)(2 * size) / (double)both <= best) {
@@ -806,31 +822,31 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             double score;
             if (scorer != NULL) {
                 if (kept == NULL && (kept = kept_scorer(scorer, quote, size)) == NULL) {
-                    goto done;
+                    goto failed;
                 }
                 RF_String run = rf_view(text, from, to);
                 if (!kept->call.f64(kept, &run, 1, best, 0.0, &score)) {
-                    goto done;
+                    goto failed;
                 }
             }
             else {
                 if (best_object == NULL && (best_object = PyFloat_FromDouble(best)) == NULL) {
-                    goto done;
+                    goto failed;
                 }
                 PyObject *run = PyUnicode_Substring(text, from, to);
                 if (run == NULL) {
-                    goto done;
+                    goto failed;
                 }
                 PyObject *call[3] = {quote, run, best_object};
                 PyObject *scored = PyObject_Vectorcall(similarity, call, 2, score_cutoff_kwnames);
                 Py_DECREF(run);
                 if (scored == NULL) {
-                    goto done;
+                    goto failed;
                 }
                 score = PyFloat_AsDouble(scored);
                 Py_DECREF(scored);
                 if (score == -1.0 && PyErr_Occurred()) {
-                    goto done;
+                    goto failed;
                 }
             }
             if (score > best) {
@@ -842,13 +858,214 @@ best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
         }
     }
-    result = Py_BuildValue("(dnnL)", best, best_first, best_last, best_length);
-done:
     Py_XDECREF(best_object);
+    found->score = best;
+    found->first = best_first;
+    found->last = best_last;
+    found->length = best_length;
+    return 0;
+failed:
+    Py_XDECREF(best_object);
+    return -1;
+}
+
+/* best_run(similarity, quote, text, bounds, floor, common, margin): `_python_best_run`
+ * compiled (runs_search). */
+static PyObject *
+best_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7 || !PyUnicode_Check(args[1]) || !PyUnicode_Check(args[2])
+        || !PyTuple_CheckExact(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "best_run(similarity, quote: str, text: str, bounds: tuple, floor, "
+                        "common, margin)");
+        return NULL;
+    }
+    double floor = PyFloat_AsDouble(args[4]), margin = PyFloat_AsDouble(args[6]);
+    long long common = PyLong_AsLongLong(args[5]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    long long local[64], *at = NULL;
+    Py_ssize_t sentences;
+    if (bounds_read(args[3], local, 64, &at, &sentences) < 0) {
+        return NULL;
+    }
+    Found found;
+    PyObject *result = NULL;
+    if (runs_search(args[0], args[1], args[2], at, sentences, floor, common, margin, &found) == 0) {
+        result = Py_BuildValue("(dnnL)", found.score, found.first, found.last, found.length);
+    }
     if (at != local) {
         PyMem_Free(at);
     }
     return result;
+}
+
+/* The first index i of at[lo..count) with at[i] >= value (bisect_left), count when none. */
+static Py_ssize_t
+bisect_at(const long long *at, Py_ssize_t lo, Py_ssize_t count, long long value)
+{
+    Py_ssize_t hi = count;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (at[mid] < value) {
+            lo = mid + 1;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* `quotes._best_span` compiled: the exact run first (the first place the quote occurs
+ * between two sentence bounds scores 1.0), else runs_search. 1 when found exact, 0 when
+ * searched, -1 with an error set. */
+static int
+span_search(PyObject *similarity, PyObject *quote, PyObject *text, const long long *at,
+            Py_ssize_t sentences, double floor, long long common, double margin, Found *found)
+{
+    Py_ssize_t size = PyUnicode_GET_LENGTH(quote), text_length = PyUnicode_GET_LENGTH(text);
+    if (size && floor < 1.0) {
+        Py_ssize_t place = PyUnicode_Find(text, quote, 0, text_length, 1);
+        while (place >= 0) {
+            Py_ssize_t first = bisect_at(at, 0, sentences + 1, place);
+            if (first <= sentences && at[first] == place) {
+                Py_ssize_t after = bisect_at(at, first, sentences + 1, place + size);
+                if (after <= sentences && at[after] == place + size) {
+                    found->score = 1.0;
+                    found->first = first;
+                    found->last = after - 1;
+                    found->length = size;
+                    return 1;
+                }
+            }
+            place = PyUnicode_Find(text, quote, place + 1, text_length, 1);
+        }
+        if (place == -2) {
+            return -1;
+        }
+    }
+    return runs_search(similarity, quote, text, at, sentences, floor, common, margin, found);
+}
+
+/* best_spans(similarity, variants, indices, texts, bounds, commons, min_score, floor, margin):
+ * `quotes._python_best_spans` compiled. */
+static PyObject *
+best_spans(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 9 || !PyTuple_CheckExact(args[1]) || !PyList_CheckExact(args[2])
+        || !PyList_CheckExact(args[3]) || !PyList_CheckExact(args[4])
+        || !PyList_CheckExact(args[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "best_spans(similarity, variants: tuple, indices: list, texts: list, "
+                        "bounds: list, commons: list, min_score, floor, margin)");
+        return NULL;
+    }
+    PyObject *similarity = args[0], *variants = args[1], *indices = args[2], *texts = args[3],
+             *bounds = args[4], *commons = args[5];
+    double min_score = PyFloat_AsDouble(args[6]), floor = PyFloat_AsDouble(args[7]),
+           margin = PyFloat_AsDouble(args[8]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(texts), variant_count = PyTuple_GET_SIZE(variants);
+    if (PyList_GET_SIZE(indices) != count || PyList_GET_SIZE(bounds) != count
+        || PyList_GET_SIZE(commons) != variant_count) {
+        PyErr_SetString(PyExc_ValueError, "best_spans: lengths differ");
+        return NULL;
+    }
+    for (Py_ssize_t v = 0; v < variant_count; v++) {
+        PyObject *variant = PyTuple_GET_ITEM(variants, v), *common_of = PyList_GET_ITEM(commons, v);
+        if (!PyTuple_CheckExact(variant) || PyTuple_GET_SIZE(variant) != 2
+            || !PyUnicode_Check(PyTuple_GET_ITEM(variant, 1)) || !PyList_CheckExact(common_of)
+            || PyList_GET_SIZE(common_of) != count) {
+            PyErr_SetString(PyExc_TypeError, "best_spans: variants (raw, str), commons lists");
+            return NULL;
+        }
+    }
+    PyObject *result = PyList_New(0);
+    if (result == NULL) {
+        return NULL;
+    }
+    long long local[64];
+    for (Py_ssize_t place = 0; place < count; place++) {
+        PyObject *text = PyList_GET_ITEM(texts, place);
+        if (!PyUnicode_Check(text)) {
+            PyErr_SetString(PyExc_TypeError, "best_spans: texts must be str");
+            goto failed;
+        }
+        long long *at = NULL;
+        Py_ssize_t sentences;
+        if (bounds_read(PyList_GET_ITEM(bounds, place), local, 64, &at, &sentences) < 0) {
+            goto failed;
+        }
+        Found best = {0.0, 0, -1, 0};
+        PyObject *best_variant = PyTuple_GET_ITEM(PyTuple_GET_ITEM(variants, 0), 0);
+        int failed = 0;
+        for (Py_ssize_t v = 0; v < variant_count; v++) {
+            PyObject *variant = PyTuple_GET_ITEM(variants, v);
+            PyObject *norm = PyTuple_GET_ITEM(variant, 1);
+            long long common = PyLong_AsLongLong(PyList_GET_ITEM(PyList_GET_ITEM(commons, v), place));
+            if (common == -1 && PyErr_Occurred()) {
+                failed = 1;
+                break;
+            }
+            Py_ssize_t size = PyUnicode_GET_LENGTH(norm);
+            double needed = best.score > min_score ? best.score : min_score;
+            if (size == 0 || common < -(1LL << 50) || common > (1LL << 50)) {
+                if (size == 0) {
+                    continue;
+                }
+                PyErr_SetString(PyExc_ValueError, "a quote and common below 2**50");
+                failed = 1;
+                break;
+            }
+            long long both = (long long)size + common;
+            if (both == 0) {
+                both = 1;
+            }
+            if ((double)(2 * common) / (double)both < needed) {
+                continue;
+            }
+            Found span;
+            if (span_search(similarity, norm, text, at, sentences, floor, common, margin, &span) < 0) {
+                failed = 1;
+                break;
+            }
+            if (span.score > best.score) {
+                best = span;
+                best_variant = PyTuple_GET_ITEM(variant, 0);
+                if (best.score == 1.0) {
+                    break; /* no variant scores higher */
+                }
+            }
+        }
+        if (at != local) {
+            PyMem_Free(at);
+        }
+        if (failed) {
+            goto failed;
+        }
+        if (best.score >= min_score) {
+            PyObject *found = Py_BuildValue("(dOO(dnnL))", best.score, PyList_GET_ITEM(indices, place),
+                                            best_variant, best.score, best.first, best.last,
+                                            best.length);
+            if (found == NULL) {
+                goto failed;
+            }
+            int appended = PyList_Append(result, found);
+            Py_DECREF(found);
+            if (appended < 0) {
+                goto failed;
+            }
+        }
+    }
+    return result;
+failed:
+    Py_DECREF(result);
+    return NULL;
 }
 
 /* common_lengths(similarity, quote, texts): [similarity(quote, text) for text in texts], for
@@ -941,6 +1158,11 @@ static PyMethodDef quote_postings_methods[] = {
      PyDoc_STR("best_run(similarity, quote, text, bounds, floor, common, margin): the first "
                "best run of sentences, (score, first, last, length) "
                "(quotes._python_best_run compiled).")},
+    {"best_spans", (PyCFunction)(void (*)(void))best_spans, METH_FASTCALL,
+     PyDoc_STR("best_spans(similarity, variants, indices, texts, bounds, commons, min_score, "
+               "floor, margin): each candidate's best variant and run scoring at least "
+               "min_score, (score, index, raw, (score, first, last, length)) "
+               "(quotes._python_best_spans compiled).")},
     {"common_lengths", (PyCFunction)(void (*)(void))common_lengths, METH_FASTCALL,
      PyDoc_STR("common_lengths(similarity, quote, texts): similarity(quote, text) of each "
                "text through rapidfuzz's C scorer of similarity built once; None when it has "

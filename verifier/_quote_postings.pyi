@@ -19,3 +19,14 @@ def best_run(
 def common_lengths(
     similarity: Callable[..., int], quote: str, texts: list[str]
 ) -> list[int] | None: ...
+def best_spans(
+    similarity: Callable[..., float],
+    variants: tuple[tuple[str, str], ...],
+    indices: list[int],
+    texts: list[str],
+    bounds: list[tuple[int, ...]],
+    commons: list[list[int]],
+    min_score: float,
+    floor: float,
+    margin: float,
+) -> list[tuple[float, int, str, tuple[float, int, int, int]]]: ...

@@ -95,7 +95,14 @@ _new_span: _SpanMaker = tuple.__new__  # type: ignore[assignment]
 _NO_SPAN = _Span(0.0, 0, -1, 0)  # no run: the score a search starts from
 
 
-def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1) -> _Span:
+def _best_span(
+    quote: str,
+    article: _Runs,
+    floor: float = 0.0,
+    common: int = -1,
+    similarity: Callable[..., float] = Indel.normalized_similarity,
+    margin: float = BOUND_MARGIN,
+) -> _Span:
     """The run of consecutive sentences of the article most similar to quote (normalised), the
     first of the best; only runs scoring above floor count (none: a span of score floor).
     common, when known, is the length of the longest common subsequence of the quote and the
@@ -116,9 +123,7 @@ def _best_span(quote: str, article: _Runs, floor: float = 0.0, common: int = -1)
     if common < 0:
         # With three sentences or more, the runs its bound spares cost more than the bound.
         common = LCSseq.similarity(quote, text) if sentences > 2 else size
-    found = _runs_walk(
-        Indel.normalized_similarity, quote, text, bounds, floor, common, BOUND_MARGIN
-    )
+    found = _runs_walk(similarity, quote, text, bounds, floor, common, margin)
     return _new_span(_Span, found)
 
 
@@ -511,8 +516,19 @@ class QuoteIndex(Generic[K]):
 
     def is_common(self, gram: str) -> bool:
         """A bigram in so many candidates that it tells none apart (应当, 规定 …)."""
-        place = self._postings.place(_gram_code(gram))
-        return place >= 0 and self._postings.at[place] == self._postings.at[place + 1]
+        if len(gram) != 2:
+            return False  # no bigram: a code no place holds
+        # The table's probe (`_Postings.place`), inline: the support asks it of bigram after
+        # bigram until enough are distinctive.
+        postings = self._postings
+        code, table = _pair_code(gram), postings.codes
+        place = code % postings.size
+        while (there := table[place]) != code:
+            if there == _NO_CODE:
+                return False
+            place += 1
+        at = postings.at
+        return at[place] == at[place + 1]
 
     def coverage(self, grams: Iterable[str]) -> tuple[float, dict[K, float]]:
         """The idf weight of the bigrams (common ones ignored; a bigram no candidate holds
@@ -740,7 +756,21 @@ def _gram_code(gram: str) -> int:
     """The code of a bigram (-1, which no bigram has, for a text of another length)."""
     if len(gram) != 2:
         return -1
+    return _pair_code(gram)
+
+
+def _encoded_pair_code(gram: str) -> int:
+    """The code of a bigram of two characters, from its encoding (any machine's byte order)."""
     return int.from_bytes(_to_utf_32(gram), sys.byteorder)
+
+
+def _ordinal_pair_code(gram: str) -> int:
+    """`_encoded_pair_code` on a little-endian machine, from the two code points: no encoding
+    made (UTF-32-LE holds each code point, lone surrogates too, as a little-endian word)."""
+    return ord(gram[0]) | ord(gram[1]) << 32
+
+
+_pair_code = _ordinal_pair_code if sys.byteorder == "little" else _encoded_pair_code
 
 
 def _best_runs(
@@ -757,11 +787,43 @@ def _best_runs(
     is the one `_score` would choose from all of them (the first of the highest score); a run
     below min_score is never kept, so none is searched for (FLOOR_MARGIN)."""
     floor = _floor(min_score)
-    spans = []
-    articles = [(index, runs_of(index)) for index in shortlist]
-    texts = [article.text for _, article in articles]
+    indices = list(shortlist)
+    articles = list(map(runs_of, indices))
+    texts = [article.text for article in articles]
     commons = [_common_lengths(norm, texts) for _, norm in variants]
-    for place, (index, article) in enumerate(articles):
+    spans = _spans_walk(
+        Indel.normalized_similarity,
+        variants if type(variants) is tuple else tuple(variants),
+        indices,
+        texts,
+        [article.bounds for article in articles],
+        commons,
+        min_score,
+        floor,
+        BOUND_MARGIN,
+    )
+    spans.sort(key=lambda found: (found[0], found[1]), reverse=True)
+    return [(index, variant, _new_span(_Span, span)) for _, index, variant, span in spans[:limit]]
+
+
+def _python_best_spans(
+    similarity: Callable[..., float],
+    variants: tuple[tuple[str, str], ...],
+    indices: list[int],
+    texts: list[str],
+    bounds: list[tuple[int, ...]],
+    commons: list[list[int]],
+    min_score: float,
+    floor: float,
+    margin: float,
+) -> list[tuple[float, int, str, tuple[float, int, int, int]]]:
+    """`_best_runs`' walk of the shortlisted candidates (indices, their runs' texts and bounds;
+    per variant, its LCS with each text): per candidate whose best variant's best run scores
+    at least min_score, (score, index, variant, (score, first, last, length)), in their order.
+    Runs are searched as `_best_span` searches them, by similarity (Indel's), from floor."""
+    spans: list[tuple[float, int, str, tuple[float, int, int, int]]] = []
+    for place, index in enumerate(indices):
+        article = _Runs(texts[place], bounds[place])
         best_variant, best = variants[0][0], _NO_SPAN
         for (raw, norm), common_of in zip(variants, commons, strict=True):
             # No run of the article shares more with the quote than the whole article does,
@@ -770,15 +832,20 @@ def _best_runs(
             needed = best.score if best.score > min_score else min_score  # max(), inline
             if not norm or 2 * common / (len(norm) + common or 1) < needed:
                 continue
-            span = _best_span(norm, article, floor, common)
+            span = _best_span(norm, article, floor, common, similarity, margin)
             if span.score > best.score:
                 best_variant, best = raw, span
                 if best.score == 1.0:
                     break  # no variant scores higher
         if best.score >= min_score:
             spans.append((best.score, index, best_variant, best))
-    spans.sort(key=lambda found: (found[0], found[1]), reverse=True)
-    return [(index, variant, span) for _, index, variant, span in spans[:limit]]
+    return spans
+
+
+# The compiled walk of the shortlist asks the same scores in the same order.
+_spans_walk: Callable[..., list[tuple[float, int, str, tuple[float, int, int, int]]]] = (
+    _python_best_spans if _quote_postings is None else _quote_postings.best_spans
+)
 
 
 def _common_lengths(quote: str, texts: list[str]) -> list[int]:

@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import Indel, LCSseq
@@ -77,6 +77,7 @@ def test_the_index_walks_through_the_compiled_module() -> None:
     assert quotes._shortlist_walk is compiled.shortlist  # type: ignore[union-attr]
     assert quotes._coverage_walk is compiled.coverage  # type: ignore[union-attr]
     assert quotes._runs_walk is compiled.best_run  # type: ignore[union-attr]
+    assert quotes._spans_walk is compiled.best_spans  # type: ignore[union-attr]
 
 
 def _quotes_without_compiled_walks(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
@@ -99,6 +100,7 @@ def test_without_the_module_python_walks_and_finds_the_same(
     assert plain._shortlist_walk is plain._python_shortlist
     assert plain._coverage_walk is plain._python_coverage
     assert plain._runs_walk is plain._python_best_run
+    assert plain._spans_walk is plain._python_best_spans
     python_index = plain.QuoteIndex(REAL_ARTICLES.items())
     index = QuoteIndex(REAL_ARTICLES.items())
     grams = sorted({text[i : i + 2] for text in REAL_ARTICLES.values() for i in range(len(text))})
@@ -315,3 +317,138 @@ def test_the_kept_scorers_score_each_quote_as_a_fresh_one(
         args = (quote, text, bounds, 0.0, len(quote), quotes.BOUND_MARGIN)
         found = compiled.best_run(Indel.normalized_similarity, *args)
         assert found == quotes._python_best_run(Indel.normalized_similarity, *args)
+
+
+def _both_spans(
+    variants: tuple[tuple[str, str], ...],
+    articles: list[quotes._Runs],
+    min_score: float,
+    indices: list[int] | None = None,
+) -> tuple[Any, Any]:
+    """Each path's best spans of the candidates (`_best_runs`' walk): the Python one with the
+    Python run search throughout, and the compiled one."""
+    assert compiled is not None
+    texts = [article.text for article in articles]
+    args = (
+        variants,
+        list(range(len(articles))) if indices is None else indices,
+        texts,
+        [article.bounds for article in articles],
+        [quotes._common_lengths(norm, texts) for _, norm in variants],
+        min_score,
+        quotes._floor(min_score),
+        quotes.BOUND_MARGIN,
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(quotes, "_runs_walk", quotes._python_best_run)
+        python_found = quotes._python_best_spans(Indel.normalized_similarity, *args)
+    return python_found, compiled.best_spans(Indel.normalized_similarity, *args)
+
+
+@needs_compiled
+@given(
+    st.lists(st.lists(_any_width.filter(bool), max_size=6), min_size=0, max_size=6),
+    st.data(),
+    st.sampled_from([0.0, 0.3, 0.6, 0.8, 1.0]),
+)
+def test_random_candidates_give_the_same_best_spans(
+    sentences_of: list[list[str]], data: st.DataObject, min_score: float
+) -> None:
+    """Over any candidates (sentences of every kind of str), quote variants (some empty, some
+    a run of a candidate's sentences word for word, some a run's text across a sentence
+    bound, some other text) and min_score, the compiled walk of the shortlist gives the Python
+    one's (score, index, variant, run) per candidate kept, in order."""
+    articles = [
+        quotes._Runs("".join(sentences), tuple([0, *accumulate(map(len, sentences))]))
+        for sentences in sentences_of
+    ]
+    pieces = [article.text for article in articles] + [
+        "".join(sentences[i:j])
+        for sentences in sentences_of
+        for i in range(len(sentences))
+        for j in range(i + 1, len(sentences) + 1)
+    ]
+    norm = st.one_of(
+        _any_width,
+        st.sampled_from(pieces) if pieces else _any_width,
+        (st.sampled_from(pieces) if pieces else _any_width).map(lambda text: text[1:]),
+    )
+    variants = tuple(data.draw(st.lists(st.tuples(_any_width, norm), min_size=1, max_size=4)))
+    python_found, compiled_found = _both_spans(variants, articles, min_score)
+    assert compiled_found == python_found
+
+
+@needs_compiled
+def test_best_spans_refuses_what_it_cannot_read() -> None:
+    """Arguments of the wrong kinds or lengths raise, as Python's walk would fail on them."""
+    assert compiled is not None
+    good: tuple[Any, ...] = (
+        (("a", "ab"),),
+        [0],
+        ["ab"],
+        [(0, 2)],
+        [[2]],
+        0.6,
+        quotes._floor(0.6),
+        quotes.BOUND_MARGIN,
+    )
+    similarity = Indel.normalized_similarity
+    assert compiled.best_spans(similarity, *good) == [(1.0, 0, "a", (1.0, 0, 0, 2))]
+    for place, wrong in [(0, (("a", 1),)), (0, [("a", "ab")]), (1, [0, 1]), (2, [b"ab"]),
+                         (3, [[0, 2]]), (3, [(0, -1)]), (4, [[2, 2]]), (4, [["2"]])]:  # fmt: skip
+        bad: list[Any] = list(good)
+        bad[place] = wrong
+        with pytest.raises((TypeError, ValueError)):
+            compiled.best_spans(similarity, *bad)
+
+
+@needs_compiled
+def test_the_flzx_quotes_give_the_same_best_spans(statute_repository: StatuteRepository) -> None:
+    """Each recitation of the flzx answers against its law's version in force: the shortlist's
+    candidates walked by both paths give the same best spans, at the location's min_score and
+    from 0."""
+    compared = 0
+    indexes: dict[int, QuoteIndex[Any]] = {}
+    for law_name, quote in _flzx_citations():
+        law = statute_repository.resolve(law_name)
+        version = statute_repository.version_in_force(law.id, AS_OF) if law is not None else None
+        if version is None:
+            continue
+        if version.id not in indexes:
+            indexes[version.id] = version_index(statute_repository, version.id)
+        index = indexes[version.id]
+        variants = quotes._prepare_quote(quote)
+        if not variants[0][1]:
+            continue
+        shortlist = index._shortlist(min((norm for _, norm in variants), key=len))
+        articles = [index._runs(candidate) for candidate in shortlist]
+        for min_score in (quotes.LOCATION_MIN_SCORE, 0.0):
+            python_found, compiled_found = _both_spans(variants, articles, min_score, shortlist)
+            assert compiled_found == python_found, (law_name, quote)
+            compared += len(compiled_found)
+    assert compared > 1000, "the grid must hold most of the flzx recitations"
+
+
+@given(st.text(st.characters(codec=None, min_codepoint=0), min_size=2, max_size=2))
+@example("\ud800a")
+@example("a\udfff")
+def test_a_pair_s_code_is_its_encoding_s(gram: str) -> None:
+    """A bigram's code from its code points is the one from its UTF-32-LE bytes (lone
+    surrogates and astral characters too), on this machine."""
+    assert quotes._pair_code(gram) == quotes._encoded_pair_code(gram)
+    assert quotes._gram_code(gram) == quotes._encoded_pair_code(gram)
+
+
+@given(
+    st.lists(_texts, min_size=0, max_size=70),
+    st.lists(st.text(st.sampled_from("应当规定的。𠀀"), max_size=3)),
+)
+def test_is_common_is_the_tables_answer(candidates: list[str], grams: list[str]) -> None:
+    """is_common's inline probe answers as the postings table's place: a bigram the table holds
+    with no posting (held by more candidates than the common limit), nothing else."""
+    index = QuoteIndex(enumerate(candidates))
+    table = index._postings
+    for gram in grams + [text[i : i + 2] for text in candidates[:5] for i in range(len(text))]:
+        place = table.place(quotes._gram_code(gram))
+        expected = place >= 0 and table.at[place] == table.at[place + 1]
+        assert index.is_common(gram) is expected
