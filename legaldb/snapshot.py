@@ -38,6 +38,14 @@ _SQLITE_FILE = re.compile(r"sqlite(?:\+pysqlite)?:///(?P<path>/[A-Za-z0-9_./-]+)
 """A SQLite URL of a file by its absolute path, with no query (what settings make of the
 default): one the stamp can be read from through sqlite3, and that SQLAlchemy renders as is."""
 
+_TABLE_FIGURES = "SELECT " + ", ".join(
+    f"(SELECT count(*) FROM {name}), (SELECT max(id) FROM {name})" for name in STATUTE_TABLES
+)
+"""Every statute table's row count and largest id in one statement, each its own subquery:
+SQLite counts a table alone from its b-tree's page headers and finds its largest rowid by
+one descent, where `SELECT count(*), max(id)` steps through every row of an index (15 ms for
+the 89,234 articles against 0.2 ms)."""
+
 Stamp = tuple[Any, ...]
 Fetch = Callable[[str], Sequence[Sequence[Any]]]
 
@@ -53,8 +61,9 @@ def content_stamp(fetch: Fetch) -> Stamp:
             "SELECT id, dataset, imported_at FROM dataset_manifest ORDER BY id"
         )
     )
+    (counted,) = fetch(_TABLE_FIGURES)
     tables = tuple(
-        (name, *fetch(f"SELECT count(*), max(id) FROM {name}")[0]) for name in STATUTE_TABLES
+        (name, counted[2 * i], counted[2 * i + 1]) for i, name in enumerate(STATUTE_TABLES)
     )
     return (
         SNAPSHOT_FORMAT,

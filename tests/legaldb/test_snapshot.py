@@ -5,12 +5,20 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+from sqlalchemy import Connection
+
 from legaldb.engine import make_engine
 from legaldb.importer import import_corpus
 from legaldb.migrate import upgrade
 from legaldb.repealed import read_repealed
 from legaldb.repository import StatuteRepository
-from legaldb.snapshot import content_stamp, read_snapshot, snapshot_path
+from legaldb.snapshot import (
+    STATUTE_TABLES,
+    content_stamp,
+    read_snapshot,
+    snapshot_path,
+    sqlite_stamp,
+)
 from tests.legaldb.factories import CIVIL_CODE, COMPANY, LOCAL, article, law, small_corpus, version
 
 NAMES = [COMPANY, "测试公司法典", CIVIL_CODE, "合同法", LOCAL, "不存在法"]
@@ -83,6 +91,41 @@ def test_a_new_import_makes_the_snapshot_stale(database_url: str, tmp_path: Path
     reloaded = StatuteRepository.load(engine, tmp_path)
     assert reloaded.resolve("测试新增条例") is not None
     assert _answers(reloaded) == _answers(StatuteRepository.load(engine))
+    engine.dispose()
+
+
+def _tables_one_by_one(conn: Connection) -> tuple[tuple[object, ...], ...]:
+    """Each statute table's count and largest id, one aggregate query a table (the reference)."""
+    return tuple(
+        (name, *conn.exec_driver_sql(f"SELECT count(*), max(id) FROM {name}").one())
+        for name in STATUTE_TABLES
+    )
+
+
+def test_the_stamp_counts_every_table_as_one_query_a_table(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The stamp's table figures are each table's `count(*), max(id)`: empty tables (None),
+    after an import, and after a row is deleted that is not the last (the count alone moves);
+    through SQLAlchemy and, for a SQLite file, through sqlite3 the same."""
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    stamps = []
+    for step in ("empty", "imported", "deleted"):
+        if step == "imported":
+            import_corpus(engine, small_corpus(), repealed=read_repealed())
+        if step == "deleted":
+            with engine.begin() as conn:
+                conn.exec_driver_sql("DELETE FROM article WHERE id = (SELECT min(id) FROM article)")
+        with engine.connect() as conn:
+            stamp = content_stamp(lambda sql: [tuple(row) for row in conn.exec_driver_sql(sql)])
+            assert stamp[-1] == _tables_one_by_one(conn), step
+        if engine.dialect.name == "sqlite":
+            assert sqlite_stamp(engine.url.render_as_string()) == stamp
+        stamps.append(stamp)
+    assert stamps[0][-1][0] == ("law", 0, None)
+    assert len(set(stamps)) == 3  # every step is seen
+    assert stamps[1][-1][3][2] == stamps[2][-1][3][2]  # the deletion left the largest id
     engine.dispose()
 
 
