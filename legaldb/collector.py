@@ -24,12 +24,37 @@ YOUNG_THRESHOLD = 10_000
 generation; CPython's default is 700. The middle and oldest thresholds stay 10."""
 
 
+_held = False  # the collector was turned off by hold_collector and not yet on again
+
+
 def tune_collector() -> None:
-    """Freeze the objects alive now and collect the young generation less often (see above).
+    """Freeze the objects alive now and collect the young generation less often (see above);
+    the collector on again if hold_collector turned it off.
 
     No full collection first: right after a load there is no cyclic garbage to find (0
     unreachable objects measured on the national corpus), and it would cost 40 ms of start-up.
     """
+    global _held
     gc.freeze()
     _, middle, oldest = gc.get_threshold()
     gc.set_threshold(YOUNG_THRESHOLD, middle, oldest)
+    if _held:
+        _held = False
+        gc.enable()
+
+
+def hold_collector() -> None:
+    """Turn the collector off (when it is on) until tune_collector or release_collector: for a
+    command's start-up, whose imports and statute load make hundreds of thousands of objects
+    that live as long as the process, so that its young collections find nothing."""
+    global _held
+    if gc.isenabled():
+        gc.disable()
+        _held = True
+
+
+def release_collector() -> None:
+    """tune_collector when hold_collector turned the collector off (what the start-up made
+    frozen, never walked); nothing otherwise (a collector off for another reason stays off)."""
+    if _held:
+        tune_collector()

@@ -7,23 +7,34 @@ Every command's module is imported for `--help`, but the libraries behind a comm
 
 from __future__ import annotations
 
-# First, so that the imports below come after: the dataclasses of typer and of the models the
-# commands import get their methods from code compiled once per machine (writing and parsing it
-# was a sixth of a one-answer check), and the collector walks the young objects every 10,000
-# allocations rather than 700 (what the imports and the statute index make lives as long as
-# the process; the default thresholds cost 3% of a one-answer check in collections).
+# First, so that the imports below come after: the collector is off (legaldb.collector), run
+# as the `lexgate` command, until the command is known: for `check` until its statutes are
+# loaded and frozen (tune_collector), for every other command until it is built (LazyCommands),
+# what the start-up made frozen then (its collections found nothing: 26 M instructions of a
+# one-answer check); imported otherwise, it walks the young objects every 10,000 allocations
+# rather than 700 (the default thresholds cost 3% of a one-answer check in collections). And
+# the dataclasses of typer and of the models the commands import get their methods from code
+# compiled once per machine (writing and parsing it was a sixth of a one-answer check).
 # ruff: noqa: E402
-from legaldb.collector import tune_collector
+import sys
+
+from legaldb.collector import hold_collector, release_collector, tune_collector
+
+if __name__ == "__main__" or str(getattr(sys.modules["__main__"], "__file__", "")).endswith(
+    "/lexgate"
+):
+    hold_collector()
+else:
+    tune_collector()
+
 from textnorm.kept import keep_generated_code
 
 keep_generated_code()
-tune_collector()
 
 import atexit
 import copy
 import inspect
 import os
-import sys
 from collections.abc import Callable, Iterator, MutableMapping
 from datetime import date
 from functools import lru_cache, partial
@@ -115,6 +126,8 @@ class LazyCommands(MutableMapping[str, "Command"]):
     def __getitem__(self, name: str) -> Command:
         found = self._built.get(name)
         if found is None:
+            if name not in HELD_UNTIL_LOADED:
+                release_collector()
             found = self._builders[name]()  # KeyError for an unknown name, as a dict's
             _plain_parameters(found, self._root.context_class(self._root, info_name=None))
             self._built[name] = found
@@ -138,6 +151,10 @@ class LazyCommands(MutableMapping[str, "Command"]):
     def __len__(self) -> int:
         return len(self._builders)
 
+
+HELD_UNTIL_LOADED = {"check"}
+"""The commands that load the statutes before anything else they do, keeping the collector
+off until then (legaldb.collector.hold_collector): every other command turns it on when built."""
 
 QUICK_EXIT = {"check"}
 """The commands after which the process ends without the interpreter's teardown (freeing the
@@ -184,6 +201,7 @@ class LexGate(typer.Typer):
 
             root = self.lazy_root()
         except (ImportError, AttributeError, TypeError):
+            release_collector()
             return super().__call__(*args, **kwargs)
         if sys.excepthook != except_hook:
             sys.excepthook = except_hook

@@ -134,6 +134,17 @@ def test_the_collector_is_off_while_a_check_batch_runs_and_on_after(
     assert gc.isenabled()
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_what_a_check_batch_made_is_frozen_after_it(
+    statute_repository: StatuteRepository, jobs: int
+) -> None:
+    """Once the lines are given, what the batch made and kept (memos, quote indexes, texts)
+    is frozen before the collector is on again: no young collection walks it."""
+    given = list(check_jsonl_lines(lines(2 * CHUNK), statute_repository, TODAY, jobs=jobs))
+    assert gc.isenabled() and len(given) == 2 * CHUNK
+    assert len(gc.get_objects()) < 1_000  # all but what was made since: the list, the frames
+
+
 def _square(n: int) -> int:
     return n * n
 
