@@ -8,10 +8,10 @@ Every command's module is imported for `--help`, but the libraries behind a comm
 from __future__ import annotations
 
 # First, so that the imports below come after: the collector is off (legaldb.collector), run
-# as the `lexgate` command, until the command is known: for `check` until its statutes are
-# loaded and frozen (tune_collector), for every other command until it is built (LazyCommands),
-# what the start-up made frozen then (its collections found nothing: 26 M instructions of a
-# one-answer check); imported otherwise, it walks the young objects every 10,000 allocations
+# as the `lexgate` command, until the command is known: for `check` and `gate` until their
+# statutes are loaded and frozen (tune_collector), for every other command until it is built
+# (LazyCommands), what the start-up made frozen then (its collections found nothing: 29 M
+# instructions of a one-answer check); imported otherwise, it walks the young objects every 10,000 allocations
 # rather than 700 (the default thresholds cost 3% of a one-answer check in collections). And
 # the dataclasses of typer and of the models the commands import get their methods from code
 # compiled once per machine (writing and parsing it was a sixth of a one-answer check).
@@ -152,7 +152,7 @@ class LazyCommands(MutableMapping[str, "Command"]):
         return len(self._builders)
 
 
-HELD_UNTIL_LOADED = {"check"}
+HELD_UNTIL_LOADED = {"check", "gate"}
 """The commands that load the statutes before anything else they do, keeping the collector
 off until then (legaldb.collector.hold_collector): every other command turns it on when built."""
 

@@ -1,6 +1,6 @@
 """Run as the `lexgate` command, the collector is off through the start-up: until a command
-other than `check` is built, and for `check` until its statutes are loaded (then frozen with
-what the start-up made); imported by another program, lexgate.cli leaves it on."""
+other than `check` or `gate` is built, and for those until their statutes are loaded (then
+frozen with what the start-up made); imported by another program, lexgate.cli leaves it on."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ def _run(line: list[str], env: dict[str, str] | None = None) -> str:
         (["db", "--help"], "True True"),  # built, on again, the start-up frozen
         (["--help"], "True True"),  # every command built
         (["check", "--help"], "False False"),  # check alone built: off until a load
+        (["gate", "--help"], "False False"),  # and gate
         (["check", "/nonexistent/answer.txt"], "False False"),  # ends before the load
     ],
     ids=lambda value: " ".join(value) if isinstance(value, list) else value,
