@@ -6,7 +6,7 @@ repeals, successors); from SQL that is most of a second for the national corpus,
 values written with `marshal` (tuples, strings, ints, bytes: loads at C speed, and unlike
 pickle cannot run code), stamped with the database's content: the schema revision, each
 dataset's import time, and each statute table's row count and largest id. A process reads the
-stamp (a few one-row queries) and loads the file when it matches; otherwise it reads the
+stamp (three statements) and loads the file when it matches; otherwise it reads the
 tables and writes the file anew. Statutes change only through `lexgate db init` and
 `db import-lawrefbook`, which stamp their datasets.
 """
