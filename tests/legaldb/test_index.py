@@ -8,8 +8,10 @@ from datetime import date
 from typing import Any
 
 import pytest
+from hypothesis import given as hypothesis_given
+from hypothesis import strategies as st
 
-from legaldb.index import NOTHING, Lookups, StatuteIndex
+from legaldb.index import _NEVER, NOTHING, Lookups, StatuteIndex
 from legaldb.models import ArticleInfo, LawInfo, Lookup, RepealInfo, VersionInfo
 
 ROWS = [  # (number, suffix, label, deleted, item_counts, chapter_path), not in order
@@ -217,3 +219,50 @@ def test_the_snapshot_gives_the_laws_and_versions_it_was_given(version: VersionI
         assert repr(made) == repr(given)
         with pytest.raises((dataclasses.FrozenInstanceError, TypeError)):
             made.id = 9  # type: ignore[misc]
+
+
+def _sorted_versions(index: StatuteIndex, versions: list[VersionInfo]) -> StatuteIndex:
+    """What add_versions gave before laws of one version were registered apart: every law's
+    versions sorted (the reference)."""
+    by_law: dict[int, list[VersionInfo]] = {}
+    for version in versions:
+        by_law.setdefault(version.law_id, []).append(version)
+        index.version_by_id[version.id] = version
+    for law_id, items in by_law.items():
+        items.sort(key=lambda v: (v.effective_from or v.promulgated or date.min, v.id))
+        index.versions[law_id] = tuple(items)
+        dated = tuple(
+            sorted(
+                (v for v in items if v.effective_from is not None),
+                key=lambda v: (v.effective_from, v.id),
+            )
+        )
+        index.dated[law_id] = dated
+        index.starts[law_id] = [v.effective_from.toordinal() for v in dated if v.effective_from]
+        index.ends[law_id] = tuple(
+            [v.effective_to.toordinal() if v.effective_to else _NEVER for v in dated]
+        )
+    return index
+
+
+_DAYS = st.none() | st.dates(date(1950, 1, 1), date(2030, 12, 31))
+
+
+@hypothesis_given(
+    st.lists(
+        st.tuples(st.integers(1, 6), _DAYS, _DAYS, _DAYS), max_size=12
+    )  # law, promulgated, from, to
+)
+def test_add_versions_registers_as_sorting_every_law(rows: list[tuple[Any, ...]]) -> None:
+    """Laws of one version or several, dated or not: the same versions, dated versions,
+    starts and ends, in the same order, as sorting every law's versions gives."""
+    versions = [
+        VersionInfo(number, law_id, f"v{number}", promulgated, start, end, 1, True)
+        for number, (law_id, promulgated, start, end) in enumerate(rows, 1)
+    ]
+    given_index = StatuteIndex()
+    given_index.add_versions(iter(versions))
+    expected = _sorted_versions(StatuteIndex(), versions)
+    for field in ("version_by_id", "versions", "dated", "starts", "ends"):
+        got, want = getattr(given_index, field), getattr(expected, field)
+        assert list(got.items()) == list(want.items()), field
