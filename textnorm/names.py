@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from textnorm.kept import kept_pattern
 from textnorm.width import to_halfwidth
 
 PRC_PREFIX = "中华人民共和国"
-_SPACES = re.compile(r"[\s\u3000\u200b\ufeff]+")
+_SPACES = kept_pattern(r"[\s\u3000\u200b\ufeff]+")
 _TITLE_MARKS = kept_pattern(r"[《》〈〉<>«»]")
 # Any character one of normalize_name's steps would change (a superset): a name without any,
 # in NFC already, is its own key (most names are: 16 µs of translating saved per call).

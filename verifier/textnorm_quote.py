@@ -26,7 +26,7 @@ _ITEM_MARKERS = kept_pattern(
 )
 # A character every item marker holds (once brackets are half-width): a text without one has
 # no marker, and is not searched for them (a search for these is a quarter of the cost).
-_MARKER_CHARS = re.compile(r"[(.、\u2460-\u2473\u2776-\u277f]")
+_MARKER_CHARS = kept_pattern(r"[(.、\u2460-\u2473\u2776-\u277f]")
 # The characters the first two kinds need: a text without any can hold only the third kind, at
 # a line's start, and one without a line break before its last character only at its start,
 # where a match is tried once (the pattern tried every place: half the cost of normalising a
@@ -71,7 +71,7 @@ _QUOTE_MARKS = "“”\"「」『』‘’'"
 # each is replaced where it occurs: str.translate made an int and looked up the table for
 # every character. The targets are ASCII, which the fold leaves as they are, so replacing one
 # character after another gives what translating them all at once gives.
-_FOLDED = re.compile("[" + "".join(re.escape(chr(code)) for code in sorted(HALF_WIDTH)) + "]")
+_FOLDED = kept_pattern("[" + "".join(re.escape(chr(code)) for code in sorted(HALF_WIDTH)) + "]")
 _FOLD_TARGET = {chr(code): chr(target) for code, target in HALF_WIDTH.items()}
 
 
