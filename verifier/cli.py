@@ -99,8 +99,8 @@ def _check_jsonl(
     # collector's walks over what a batch keeps (memos, quote indexes, article texts) are pure
     # cost: it is off while the lines are made, in the forked workers too, and on again after,
     # what the batch kept frozen first: it lives with the repository, as the index does, and
-    # the first young collection would otherwise walk all of it (135,000 objects, 0.1 s, after
-    # a one-process batch over flzx).
+    # the first young collection would otherwise walk all of it (0.1 s after a one-process
+    # batch over flzx).
     collecting = gc.isenabled()
     gc.disable()
     try:
