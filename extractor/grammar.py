@@ -9,6 +9,7 @@ distinct law parts and 1,067 distinct runs).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -20,7 +21,7 @@ from extractor.candidates import REF_WORDS
 from extractor.errors import SpanParseError
 from extractor.models import LawMention, Reference, Run, new_law_mention, new_reference, new_run
 from textnorm import cn_to_int
-from textnorm.kept import kept_pattern
+from textnorm.kept import KeptRegexModule, kept_pattern
 
 MAX_RANGE = 30  # a range wider than this yields its two ends only (第1至1000条 is noise)
 _CN_NUMERAL = set("一二三四五六七八九十")
@@ -210,6 +211,26 @@ PARSER = Lark.open(
     transformer=ChainBuilder(),
     cache=True,  # building the lexer checks terminal collisions (seconds); cached in tmp
 )
+
+
+def _keep_scanner_programs(parser: Lark) -> int:
+    """Have the parser's lexers compile their scanners through `KeptRegexModule`: each lexer
+    of the contextual lexer compiles its scanner the first time its parser state is met, while
+    answers are checked, and re's compiler (Python) made that most of a batch's parsing. The
+    scanners match as compiled anew; a parser built otherwise is left as it is. Returns how
+    many lexers were given the module."""
+    contextual: Any = getattr(parser.parser, "lexer", None)
+    lexers = [*getattr(contextual, "lexers", {}).values(), getattr(contextual, "root_lexer", None)]
+    kept = KeptRegexModule()
+    given = 0
+    for lexer in {id(lexer): lexer for lexer in lexers if lexer is not None}.values():
+        if getattr(lexer, "re", None) is re and getattr(lexer, "_scanner", True) is None:
+            lexer.re = kept
+            given += 1
+    return given
+
+
+_keep_scanner_programs(PARSER)
 
 
 # ---------------------------------------------------------------- plain parts without Lark
