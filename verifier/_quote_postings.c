@@ -674,11 +674,12 @@ rf_view(PyObject *text, Py_ssize_t start, Py_ssize_t end)
     return view;
 }
 
-/* The scorers best_run made for its last quotes, each kept with its quote (the same str object,
- * held, so its code points stay the same) for the next calls: `_best_runs` asks each of a
- * lookup's quote variants of up to eight candidates in turn, and making a scorer (a table of the
- * quote's characters, most of it cleared) cost a third of what its scores cost. */
-#define KEPT_SCORERS 4
+/* The scorers best_run and common_lengths made for their last quotes (an Indel scorer and an
+ * LCSseq one per quote: four quotes' worth), each kept with its scorer and its quote (the same
+ * str object, held, so its code points stay the same) for the next calls: `_best_runs` asks each
+ * of a lookup's quote variants of up to eight candidates in turn, and making a scorer (a table
+ * of the quote's characters, most of it cleared) cost a third of what its scores cost. */
+#define KEPT_SCORERS 8
 typedef struct {
     PyObject *quote; /* NULL: an empty place */
     const RF_Scorer *scorer;
@@ -1070,8 +1071,8 @@ failed:
 
 /* common_lengths(similarity, quote, texts): [similarity(quote, text) for text in texts], for
  * rapidfuzz's LCSseq.similarity (or another of its scorers of an integer result), asked through
- * its C scorer built once for the quote; None when similarity has no such scorer (the caller
- * then asks rapidfuzz's process.extract). */
+ * its C scorer built for the quote (or kept from an earlier call: `kept_scorer`); None when
+ * similarity has no such scorer (the caller then asks rapidfuzz's process.extract). */
 static PyObject *
 common_lengths(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1097,28 +1098,31 @@ common_lengths(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (result == NULL) {
         return NULL;
     }
-    RF_Kwargs kwargs = {NULL, NULL};
-    RF_ScorerFunc kept = {NULL, {NULL}, NULL};
-    bool made = false;
-    RF_String first = rf_view(quote, 0, PyUnicode_GET_LENGTH(quote));
-    if (!scorer->kwargs_init(&kwargs, no_kwargs)
-        || !(made = scorer->scorer_func_init(&kept, &kwargs, 1, &first))) {
+    /* The quote's scorer, kept as best_run keeps its own (`kept_scorer`): a quote is compared
+     * with its article, then its variants located, its item passages compared, each asking
+     * for its LCS with some text. An empty quote shares nothing with any text. */
+    Py_ssize_t size = PyUnicode_GET_LENGTH(quote);
+    const RF_ScorerFunc *kept = NULL;
+    if (size > 0 && (kept = kept_scorer(scorer, quote, size)) == NULL) {
         goto failed;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *text = PyList_GET_ITEM(texts, i);
         RF_String second = rf_view(text, 0, PyUnicode_GET_LENGTH(text));
         PyObject *length;
-        if (flags & RF_SCORER_FLAG_RESULT_SIZE_T) {
+        if (kept == NULL) {
+            length = PyLong_FromLong(0);
+        }
+        else if (flags & RF_SCORER_FLAG_RESULT_SIZE_T) {
             size_t found = 0;
-            if (!kept.call.sizet(&kept, &second, 1, 0, 0, &found)) {
+            if (!kept->call.sizet(kept, &second, 1, 0, 0, &found)) {
                 goto failed;
             }
             length = PyLong_FromSize_t(found);
         }
         else {
             int64_t found = 0;
-            if (!kept.call.i64(&kept, &second, 1, 0, 0, &found)) {
+            if (!kept->call.i64(kept, &second, 1, 0, 0, &found)) {
                 goto failed;
             }
             length = PyLong_FromLongLong(found);
@@ -1128,20 +1132,8 @@ common_lengths(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         PyList_SET_ITEM(result, i, length);
     }
-    if (kept.dtor != NULL) {
-        kept.dtor(&kept);
-    }
-    if (kwargs.dtor != NULL) {
-        kwargs.dtor(&kwargs);
-    }
     return result;
 failed:
-    if (made && kept.dtor != NULL) {
-        kept.dtor(&kept);
-    }
-    if (kwargs.dtor != NULL) {
-        kwargs.dtor(&kwargs);
-    }
     Py_DECREF(result);
     return NULL;
 }
@@ -1165,7 +1157,7 @@ static PyMethodDef quote_postings_methods[] = {
                "(quotes._python_best_spans compiled).")},
     {"common_lengths", (PyCFunction)(void (*)(void))common_lengths, METH_FASTCALL,
      PyDoc_STR("common_lengths(similarity, quote, texts): similarity(quote, text) of each "
-               "text through rapidfuzz's C scorer of similarity built once; None when it has "
+               "text through rapidfuzz's C scorer of similarity for the quote (kept); None when it has "
                "none.")},
     {NULL, NULL, 0, NULL},
 };

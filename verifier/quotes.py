@@ -122,7 +122,9 @@ def _best_span(
             at = text.find(quote, at + 1)
     if common < 0:
         # With three sentences or more, the runs its bound spares cost more than the bound.
-        common = LCSseq.similarity(quote, text) if sentences > 2 else size
+        # Through `_common_lengths`: called directly, rapidfuzz built the table of the longer
+        # text (most often the article, block by block) and cleared it, four times the cost.
+        common = _common_lengths(quote, [text])[0] if sentences > 2 else size
     found = _runs_walk(similarity, quote, text, bounds, floor, common, margin)
     return _new_span(_Span, found)
 

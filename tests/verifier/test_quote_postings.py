@@ -296,23 +296,29 @@ def test_a_walk_inside_a_walk_gives_the_same() -> None:
 
 @needs_compiled
 @given(
-    st.lists(_any_width.filter(bool), min_size=1, max_size=7),
+    st.lists(_any_width.filter(bool), min_size=1, max_size=11),
     st.lists(
-        st.tuples(st.integers(0, 6), st.lists(_any_width.filter(bool), max_size=5)), max_size=12
+        st.tuples(st.integers(0, 10), st.booleans(), st.lists(_any_width.filter(bool), max_size=5)),
+        max_size=16,
     ),
 )
 def test_the_kept_scorers_score_each_quote_as_a_fresh_one(
-    quotes_asked: list[str], calls: list[tuple[int, list[str]]]
+    quotes_asked: list[str], calls: list[tuple[int, bool, list[str]]]
 ) -> None:
-    """best_run keeps the scorers of its last four quotes: asked about up to seven quotes in
-    any order (each a distinct str object, as equal texts made apart are), each call finds what
-    the Python search finds with rapidfuzz's function, so no quote is ever scored with another
-    quote's scorer, nor with a scorer evicted before it."""
+    """best_run and common_lengths keep the scorers of their last quotes (eight, an Indel and
+    an LCSseq scorer each): asked about up to eleven quotes in any order, by either (each a
+    distinct str object, as equal texts made apart are), each call finds what the Python
+    search or rapidfuzz's function finds, so no quote is ever scored with another quote's
+    scorer, nor with the other function's, nor with a scorer evicted before it."""
     assert compiled is not None
     made = ["".join(list(quote)) for quote in quotes_asked]  # distinct objects, some equal
-    for which, sentences in calls:
+    for which, runs, sentences in calls:
         quote = made[which % len(made)]
         text = "".join(sentences)
+        if not runs:
+            expected = [LCSseq.similarity(quote, t) for t in (text, *sentences)]
+            assert compiled.common_lengths(LCSseq.similarity, quote, [text, *sentences]) == expected
+            continue
         bounds = tuple([0, *accumulate(map(len, sentences))])
         args = (quote, text, bounds, 0.0, len(quote), quotes.BOUND_MARGIN)
         found = compiled.best_run(Indel.normalized_similarity, *args)

@@ -195,9 +195,7 @@ def test_without_followers_every_numeral_is_asked() -> None:
         "12",
         "3",
     ]
-    assert [m.group() for m in compiled.quantity_matches(match, "a12 3x", "", "", (), "x")] == [
-        "3"
-    ]
+    assert [m.group() for m in compiled.quantity_matches(match, "a12 3x", "", "", (), "x")] == ["3"]
 
 
 def test_the_python_fallbacks_are_taken_without_the_module(
