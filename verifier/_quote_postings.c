@@ -113,10 +113,11 @@ sums_end(Sums *sums)
 
 /* The attribute names read, interned once (a name made from a C string on every read cost
  * more than the walk of a short quote). */
-enum { POSTINGS, CODES, AT, ITEMS, SIZE, IDF, UNSEEN_IDF, KEYS, WEIGHTS, LENGTHS, NAMES };
+enum { POSTINGS, CODES, AT, ITEMS, SIZE, IDF, UNSEEN_IDF, KEYS, WEIGHTS, LENGTHS, KEY_HASHES,
+       NAMES };
 static const char *const name_texts[NAMES] = {
     "_postings", "codes", "at", "items", "size", "_idf", "_unseen_idf", "_keys", "_weights",
-    "_lengths",
+    "_lengths", "_key_hashes",
 };
 static PyObject *names[NAMES];
 
@@ -501,6 +502,56 @@ done:
     return result;
 }
 
+/* The hashes of an index's keys, kept on the index (`QuoteIndex._key_hashes`: a bytearray of
+ * one Py_hash_t per key, -1, which no hash is, where not yet asked; made here on the first
+ * call): coverage puts the keys of the candidates it reaches in a dict, and a key is a tuple
+ * of a tuple and a str, whose hash Python makes again at every insertion (four tenths of the
+ * walk). A new reference, or NULL with an error set. */
+static PyObject *
+key_hashes(PyObject *self, Py_ssize_t count)
+{
+    PyObject *hashes = PyObject_GetAttr(self, names[KEY_HASHES]);
+    if (hashes == NULL) {
+        return NULL;
+    }
+    if (PyByteArray_CheckExact(hashes)
+        && PyByteArray_GET_SIZE(hashes) == count * (Py_ssize_t)sizeof(Py_hash_t)) {
+        return hashes;
+    }
+    Py_DECREF(hashes);
+    hashes = PyByteArray_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(Py_hash_t));
+    if (hashes == NULL) {
+        return NULL;
+    }
+    memset(PyByteArray_AS_STRING(hashes), 0xff, count * sizeof(Py_hash_t)); /* all -1 */
+    if (PyObject_SetAttr(self, names[KEY_HASHES], hashes) < 0) {
+        Py_DECREF(hashes);
+        return NULL;
+    }
+    return hashes;
+}
+
+/* hash(key), the key of candidate: kept in hashes (`key_hashes`), or asked and kept; -1 with an
+ * error set. */
+static Py_hash_t
+key_hash(PyObject *hashes, Py_ssize_t candidate, PyObject *key)
+{
+    Py_ssize_t size = PyByteArray_GET_SIZE(hashes) / (Py_ssize_t)sizeof(Py_hash_t);
+    if (candidate < size) {
+        Py_hash_t kept;
+        memcpy(&kept, PyByteArray_AS_STRING(hashes) + candidate * sizeof(Py_hash_t), sizeof(kept));
+        if (kept != -1) {
+            return kept;
+        }
+    }
+    Py_hash_t hash = PyObject_Hash(key);
+    /* Kept unless the hash failed or its __hash__ resized the array (read its size again). */
+    if (hash != -1 && candidate < PyByteArray_GET_SIZE(hashes) / (Py_ssize_t)sizeof(Py_hash_t)) {
+        memcpy(PyByteArray_AS_STRING(hashes) + candidate * sizeof(Py_hash_t), &hash, sizeof(hash));
+    }
+    return hash;
+}
+
 /* coverage(index, codes): `_python_coverage` compiled. */
 static PyObject *
 coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -518,7 +569,7 @@ coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         index_release(&index);
         return NULL;
     }
-    PyObject *keys = index.keys, *shares = NULL, *result = NULL;
+    PyObject *keys = index.keys, *shares = NULL, *hashes = NULL, *result = NULL;
     if (walk(&index, &sums, args[1]) < 0) {
         goto done;
     }
@@ -527,7 +578,9 @@ coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         result = Py_BuildValue("(dN)", 0.0, PyDict_New());
         goto done;
     }
-    if ((shares = PyDict_New()) == NULL) {
+    /* Made at its final size (no resizing on the way; a dict's order is its insertion's). */
+    if ((shares = _PyDict_NewPresized(sums.reached_count)) == NULL
+        || (hashes = key_hashes(args[0], index.count)) == NULL) {
         goto done;
     }
     for (Py_ssize_t r = 0; r < sums.reached_count; r++) {
@@ -536,15 +589,21 @@ coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             PyErr_SetString(PyExc_IndexError, "list index out of range");
             goto done;
         }
-        PyObject *share = PyFloat_FromDouble(sums.shared[candidate] / total);
-        if (share == NULL || PyDict_SetItem(shares, PyList_GET_ITEM(keys, candidate), share)) {
+        PyObject *key = PyList_GET_ITEM(keys, candidate);
+        Py_INCREF(key);
+        Py_hash_t hash = key_hash(hashes, candidate, key);
+        PyObject *share = hash == -1 ? NULL : PyFloat_FromDouble(sums.shared[candidate] / total);
+        if (share == NULL || _PyDict_SetItem_KnownHash(shares, key, share, hash)) {
+            Py_DECREF(key);
             Py_XDECREF(share);
             goto done;
         }
+        Py_DECREF(key);
         Py_DECREF(share);
     }
     result = Py_BuildValue("(dO)", total, shares);
 done:
+    Py_XDECREF(hashes);
     Py_XDECREF(shares);
     sums_end(&sums);
     index_release(&index);

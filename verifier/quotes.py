@@ -418,6 +418,8 @@ class QuoteIndex(Generic[K]):
                 self._weights[index] += idf
         self._postings = _Postings.build(postings, common)
         self._posting_lists: dict[int, list[int]] = {}
+        # The keys' hashes, made and kept by the compiled coverage walk (_quote_postings.c).
+        self._key_hashes: bytearray | None = None
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -455,6 +457,7 @@ class QuoteIndex(Generic[K]):
         index._idf = _idf_table(len(keys))
         index._runs_made = {}
         index._posting_lists = {}
+        index._key_hashes = None
         return index
 
     def to_plain(self) -> tuple[Any, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from array import array
 from collections.abc import Iterable
 from datetime import date
 from itertools import accumulate
@@ -59,6 +60,13 @@ def _both_coverages(index: QuoteIndex[Any], grams: Iterable[str]) -> tuple[Any, 
         total, shares = walk(index, codes)
         found.append((total, list(shares.items())))
     return found[0], found[1]
+
+
+def _codes(grams: Iterable[str]) -> Any:
+    ordered = sorted(grams)
+    if all(len(gram) == 2 for gram in ordered):
+        return quotes._gram_codes_of(ordered)
+    return list(map(quotes._gram_code, ordered))
 
 
 def _both_runs(quote: str, runs: quotes._Runs, floor: float) -> tuple[Any, Any]:
@@ -458,3 +466,63 @@ def test_is_common_is_the_tables_answer(candidates: list[str], grams: list[str])
         place = table.place(quotes._gram_code(gram))
         expected = place >= 0 and table.at[place] == table.at[place + 1]
         assert index.is_common(gram) is expected
+
+
+class _CountedKey:
+    """A key that counts how often it is hashed (and hashes as its text)."""
+
+    hashed = 0
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __hash__(self) -> int:
+        _CountedKey.hashed += 1
+        return hash(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _CountedKey) and other.text == self.text
+
+
+@needs_compiled
+@given(st.lists(_texts, max_size=40), st.lists(_texts, min_size=1, max_size=6))
+def test_the_kept_key_hashes_are_the_keys_hashes(candidates: list[str], recited: list[str]) -> None:
+    """The compiled coverage keeps each key's hash on the index (`_key_hashes`) once asked:
+    covered again and again, its dict is the Python walk's (equal dicts: each key found under
+    the other dict's hash of it), in the same order, and every hash kept is the key's."""
+    assert compiled is not None
+    keys = [((i // 2, None if i % 2 else "之一"), f"第{i}条") for i in range(len(candidates))]
+    index = QuoteIndex(zip(keys, candidates, strict=True))
+    assert index._key_hashes is None
+    for quote in recited * 2:  # the second time, the hashes kept are read
+        grams = {quote[i : i + 2] for i in range(len(quote) - 1)}
+        python_total, python_shares = quotes._python_coverage(index, _codes(grams))
+        total, shares = compiled.coverage(index, _codes(grams))
+        assert (total, list(shares.items())) == (python_total, list(python_shares.items()))
+        assert shares == python_shares and python_shares == shares
+        assert all(shares[key] == share for key, share in python_shares.items())
+    if index._key_hashes is not None:
+        kept = array("q", index._key_hashes)
+        assert len(kept) == len(keys)
+        assert all(h in (-1, hash(key)) for h, key in zip(kept, keys, strict=True))
+
+
+@needs_compiled
+def test_a_key_is_hashed_once_and_an_unhashable_one_fails_as_in_python() -> None:
+    assert compiled is not None
+    texts = list(REAL_ARTICLES.values())
+    index = QuoteIndex((_CountedKey(str(i)), text) for i, text in enumerate(texts))
+    grams = {text[i : i + 2] for text in texts for i in range(len(text) - 1)}
+    _CountedKey.hashed = 0
+    first = compiled.coverage(index, _codes(grams))
+    assert _CountedKey.hashed == len(first[1]) == len(texts)
+    assert compiled.coverage(index, _codes(grams)) == first
+    assert _CountedKey.hashed == len(texts)  # not hashed again
+    index._key_hashes = bytearray(3)  # not one hash per key: made again
+    assert compiled.coverage(index, _codes(grams)) == first
+    assert len(index._key_hashes) == 8 * len(texts)
+    unhashable = QuoteIndex([([1], texts[0])])
+    with pytest.raises(TypeError, match="unhashable"):
+        quotes._python_coverage(unhashable, _codes(grams))
+    with pytest.raises(TypeError, match="unhashable"):
+        compiled.coverage(unhashable, _codes(grams))
