@@ -979,12 +979,12 @@ bisect_at(const long long *at, Py_ssize_t lo, Py_ssize_t count, long long value)
     return lo;
 }
 
-/* `quotes._best_span` compiled: the exact run first (the first place the quote occurs
- * between two sentence bounds scores 1.0), else runs_search. 1 when found exact, 0 when
- * searched, -1 with an error set. */
+/* The first run of sentences equal to the quote (it scores 1.0: the first place the quote
+ * occurs between two sentence bounds), looked for unless the quote is empty or floor is 1.0
+ * or more: 1 when found (in *found), 0 when not, -1 with an error set. */
 static int
-span_search(PyObject *similarity, PyObject *quote, PyObject *text, const long long *at,
-            Py_ssize_t sentences, double floor, long long common, double margin, Found *found)
+exact_span(PyObject *quote, PyObject *text, const long long *at, Py_ssize_t sentences,
+           double floor, Found *found)
 {
     Py_ssize_t size = PyUnicode_GET_LENGTH(quote), text_length = PyUnicode_GET_LENGTH(text);
     if (size && floor < 1.0) {
@@ -1007,7 +1007,112 @@ span_search(PyObject *similarity, PyObject *quote, PyObject *text, const long lo
             return -1;
         }
     }
+    return 0;
+}
+
+/* `quotes._python_best_span`'s search given common: the exact run first, else runs_search.
+ * 1 when found exact, 0 when searched, -1 with an error set. */
+static int
+span_search(PyObject *similarity, PyObject *quote, PyObject *text, const long long *at,
+            Py_ssize_t sentences, double floor, long long common, double margin, Found *found)
+{
+    int exact = exact_span(quote, text, at, sentences, floor, found);
+    if (exact != 0) {
+        return exact;
+    }
     return runs_search(similarity, quote, text, at, sentences, floor, common, margin, found);
+}
+
+/* The length of the longest common subsequence of quote and text by lcs (rapidfuzz's
+ * LCSseq.similarity: its C scorer for the quote, kept as common_lengths keeps it; any other
+ * callable is called) in *common; -1 with an error set. */
+static int
+lcs_length(PyObject *lcs, PyObject *quote, PyObject *text, long long *common)
+{
+    uint32_t flags = 0;
+    const RF_Scorer *scorer = rf_scorer_of(
+        lcs, &seen_int, RF_SCORER_FLAG_RESULT_I64 | RF_SCORER_FLAG_RESULT_SIZE_T, &flags);
+    if (scorer == NULL) {
+        PyObject *found = PyObject_CallFunctionObjArgs(lcs, quote, text, NULL);
+        if (found == NULL) {
+            return -1;
+        }
+        *common = PyLong_AsLongLong(found);
+        Py_DECREF(found);
+        return *common == -1 && PyErr_Occurred() ? -1 : 0;
+    }
+    Py_ssize_t size = PyUnicode_GET_LENGTH(quote);
+    if (size == 0) {
+        *common = 0; /* an empty quote shares nothing */
+        return 0;
+    }
+    const RF_ScorerFunc *kept = kept_scorer(scorer, quote, size);
+    if (kept == NULL) {
+        return -1;
+    }
+    RF_String second = rf_view(text, 0, PyUnicode_GET_LENGTH(text));
+    if (flags & RF_SCORER_FLAG_RESULT_SIZE_T) {
+        size_t found = 0;
+        if (!kept->call.sizet(kept, &second, 1, 0, 0, &found)) {
+            return -1;
+        }
+        *common = (long long)found;
+    }
+    else {
+        int64_t found = 0;
+        if (!kept->call.i64(kept, &second, 1, 0, 0, &found)) {
+            return -1;
+        }
+        *common = (long long)found;
+    }
+    return 0;
+}
+
+/* best_span(similarity, lcs, quote, text, bounds, floor, common, margin): `quotes._best_span`
+ * compiled (`_python_best_span`): the exact run first; then, for common < 0, the quote's LCS
+ * with the whole text by lcs where the text has three sentences or more (else the quote's
+ * length); then runs_search. (score, first, last, length). */
+static PyObject *
+best_span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8 || !PyUnicode_Check(args[2]) || !PyUnicode_Check(args[3])
+        || !PyTuple_CheckExact(args[4])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "best_span(similarity, lcs, quote: str, text: str, bounds: tuple, floor, "
+                        "common, margin)");
+        return NULL;
+    }
+    double floor = PyFloat_AsDouble(args[5]), margin = PyFloat_AsDouble(args[7]);
+    long long common = PyLong_AsLongLong(args[6]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    long long local[64], *at = NULL;
+    Py_ssize_t sentences;
+    if (bounds_read(args[4], local, 64, &at, &sentences) < 0) {
+        return NULL;
+    }
+    PyObject *quote = args[2], *text = args[3];
+    Found found;
+    int done = exact_span(quote, text, at, sentences, floor, &found);
+    if (done == 0 && common < 0) {
+        if (sentences > 2) {
+            done = lcs_length(args[1], quote, text, &common);
+        }
+        else {
+            common = PyUnicode_GET_LENGTH(quote);
+        }
+    }
+    if (done == 0) {
+        done = runs_search(args[0], quote, text, at, sentences, floor, common, margin, &found);
+    }
+    if (at != local) {
+        PyMem_Free(at);
+    }
+    if (done < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("(dnnL)", found.score, found.first, found.last, found.length);
 }
 
 /* best_spans(similarity, variants, indices, texts, bounds, commons, min_score, floor, margin):
@@ -1198,6 +1303,9 @@ failed:
 }
 
 static PyMethodDef quote_postings_methods[] = {
+    {"best_span", (PyCFunction)(void (*)(void))best_span, METH_FASTCALL,
+     PyDoc_STR("best_span(similarity, lcs, quote, text, bounds, floor, common, margin): "
+               "quotes._python_best_span compiled.")},
     {"shortlist", (PyCFunction)(void (*)(void))shortlist, METH_FASTCALL,
      PyDoc_STR("shortlist(index, quote, keep, exponent): the `keep` candidates of the "
                "QuoteIndex ranked best by the rare bigrams they share with the quote "

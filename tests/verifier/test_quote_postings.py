@@ -86,6 +86,7 @@ def test_the_index_walks_through_the_compiled_module() -> None:
     assert quotes._coverage_walk is compiled.coverage  # type: ignore[union-attr]
     assert quotes._runs_walk is compiled.best_run  # type: ignore[union-attr]
     assert quotes._spans_walk is compiled.best_spans  # type: ignore[union-attr]
+    assert quotes._span_walk is compiled.best_span  # type: ignore[union-attr]
 
 
 def _quotes_without_compiled_walks(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
@@ -109,6 +110,7 @@ def test_without_the_module_python_walks_and_finds_the_same(
     assert plain._coverage_walk is plain._python_coverage
     assert plain._runs_walk is plain._python_best_run
     assert plain._spans_walk is plain._python_best_spans
+    assert plain._span_walk is plain._python_best_span
     python_index = plain.QuoteIndex(REAL_ARTICLES.items())
     index = QuoteIndex(REAL_ARTICLES.items())
     grams = sorted({text[i : i + 2] for text in REAL_ARTICLES.values() for i in range(len(text))})
@@ -526,3 +528,66 @@ def test_a_key_is_hashed_once_and_an_unhashable_one_fails_as_in_python() -> None
         quotes._python_coverage(unhashable, _codes(grams))
     with pytest.raises(TypeError, match="unhashable"):
         compiled.coverage(unhashable, _codes(grams))
+
+
+def _lcs_from_python(first: str, second: str) -> int:
+    """LCSseq.similarity called as any Python function is (no scorer interface)."""
+    return LCSseq.similarity(first, second)
+
+
+@needs_compiled
+@given(
+    _any_width,
+    st.lists(_any_width, max_size=7),
+    st.sampled_from([0.0, 0.3, 0.599, 0.999, 1.0]),
+    st.sampled_from([-1, 0, 3, 1000]),
+    st.booleans(),
+)
+def test_the_compiled_span_search_is_the_python_one(
+    quote: str, sentences: list[str], floor: float, common: int, embed: bool
+) -> None:
+    """best_span (the exact run, the LCS bound made when not given, the run search) finds what
+    `_python_best_span` finds, with rapidfuzz's LCSseq scorer or any other function of two
+    texts for the bound, over quotes and sentences of every kind of str; a quote that is a run
+    of the sentences is found at its first place."""
+    assert compiled is not None
+    if embed and sentences:
+        sentences = [*sentences, quote, *sentences]
+    text = "".join(sentences)
+    bounds = tuple([0, *accumulate(map(len, sentences))])
+    for lcs in (LCSseq.similarity, _lcs_from_python):
+        args = (Indel.normalized_similarity, lcs, quote, text, bounds, floor, common, 1e-9)
+        found = _outcome(compiled.best_span, *args)
+        assert found == _outcome(quotes._python_best_span, *args)
+        runs = quotes._Runs(text, bounds)
+        assert _outcome(quotes._best_span, quote, runs, floor, common) == found
+
+
+def _outcome(search: Any, *args: Any) -> Any:
+    """What a search gives, or the type of what it raises (an empty run of an empty quote
+    divides by zero in both)."""
+    try:
+        return tuple(search(*args))
+    except ZeroDivisionError as error:
+        return type(error)
+
+
+@needs_compiled
+def test_the_compiled_span_search_refuses_what_it_cannot_search() -> None:
+    assert compiled is not None
+    args = (Indel.normalized_similarity, LCSseq.similarity, "规定", "规定", (0, 2), 0.0, -1, 1e-9)
+    assert compiled.best_span(*args) == (1.0, 0, 0, 2)
+    with pytest.raises(TypeError):
+        compiled.best_span(*args[:7])
+    with pytest.raises(TypeError):
+        compiled.best_span(*args[:2], b"q", *args[3:])
+    with pytest.raises(TypeError):
+        compiled.best_span(*args[:4], [0, 2], *args[5:])
+    with pytest.raises(ValueError, match="boom"):
+        compiled.best_span(
+            args[0], _raising, "甲乙", "甲。乙。丙。丁。", (0, 2, 4, 6, 8), 0.0, -1, 1e-9
+        )
+
+
+def _raising(first: str, second: str) -> int:
+    raise ValueError("boom")
