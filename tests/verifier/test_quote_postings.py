@@ -575,14 +575,16 @@ def _outcome(search: Any, *args: Any) -> Any:
 @needs_compiled
 def test_the_compiled_span_search_refuses_what_it_cannot_search() -> None:
     assert compiled is not None
-    args = (Indel.normalized_similarity, LCSseq.similarity, "规定", "规定", (0, 2), 0.0, -1, 1e-9)
+    args: tuple[Any, ...] = (
+        Indel.normalized_similarity, LCSseq.similarity, "规定", "规定", (0, 2), 0.0, -1, 1e-9
+    )  # fmt: skip
     assert compiled.best_span(*args) == (1.0, 0, 0, 2)
     with pytest.raises(TypeError):
         compiled.best_span(*args[:7])
     with pytest.raises(TypeError):
-        compiled.best_span(*args[:2], b"q", *args[3:])
+        compiled.best_span(*args[:2], b"q", *args[3:])  # type: ignore[arg-type, call-arg]
     with pytest.raises(TypeError):
-        compiled.best_span(*args[:4], [0, 2], *args[5:])
+        compiled.best_span(*args[:4], [0, 2], *args[5:])  # type: ignore[arg-type, call-arg]
     with pytest.raises(ValueError, match="boom"):
         compiled.best_span(
             args[0], _raising, "甲乙", "甲。乙。丙。丁。", (0, 2, 4, 6, 8), 0.0, -1, 1e-9
