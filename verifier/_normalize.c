@@ -3,7 +3,8 @@
  * ideographic space to a space), `word_characters` (what `[\W_]+` replaced by nothing gives:
  * the characters the regular expression engine takes for word characters but the underscore,
  * that is those Py_UNICODE_ISALNUM holds, as str.isalnum) and `lowered_words` (them lowered),
- * and the two tests that spare the text a search (`holds_marker_char`, `holds_decimal`). The
+ * the two tests that spare the text a search (`holds_marker_char`, `holds_decimal`), and the
+ * split of an article into sentences (`sentences`, `textnorm_quote.split_sentences`). The
  * engine asked a character class at every character, and the Python fold made a string of
  * each folded character found: these were most of the normalisation's cost
  * (docs/performance.md).
@@ -164,6 +165,82 @@ holds_decimal(PyObject *module, PyObject *text)
     Py_RETURN_FALSE;
 }
 
+/* Whether ch is one of the `count` code points of data. */
+static inline int
+is_among(Py_UCS4 ch, int kind, const void *data, Py_ssize_t count)
+{
+    for (Py_ssize_t n = 0; n < count; n++) {
+        if (PyUnicode_READ(kind, data, n) == ch) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Append text[start:end] to pieces unless it is all white space (what str.strip empties:
+ * Py_UNICODE_ISSPACE); -1 with an error set. */
+static int
+append_piece(PyObject *pieces, PyObject *text, int kind, const void *data, Py_ssize_t start,
+             Py_ssize_t end)
+{
+    Py_ssize_t i = start;
+    while (i < end && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) {
+        i++;
+    }
+    if (i == end) {
+        return 0;
+    }
+    PyObject *piece = PyUnicode_Substring(text, start, end);
+    if (piece == NULL) {
+        return -1;
+    }
+    int failed = PyList_Append(pieces, piece);
+    Py_DECREF(piece);
+    return failed;
+}
+
+/* sentences(text, ends): the pieces of text that end after each of the characters of ends, and
+ * the rest after the last one, those that are not all white space, in order: what
+ * `list(filter(str.strip, re.findall(f"[^{ends}]*[{ends}]|[^{ends}]+", text)))` gives
+ * (`textnorm_quote.split_sentences`), without the engine's class test at every character. */
+static PyObject *
+sentences(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "sentences(text: str, ends: str)");
+        return NULL;
+    }
+    PyObject *text = args[0], *ends = args[1];
+    int kind = PyUnicode_KIND(text), ekind = PyUnicode_KIND(ends);
+    const void *data = PyUnicode_DATA(text), *edata = PyUnicode_DATA(ends);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text), ecount = PyUnicode_GET_LENGTH(ends);
+    /* A filter on the ends' low six bits: clear, the character is none of them. */
+    uint64_t marked = 0;
+    for (Py_ssize_t n = 0; n < ecount; n++) {
+        marked |= (uint64_t)1 << (PyUnicode_READ(ekind, edata, n) & 63);
+    }
+    PyObject *pieces = PyList_New(0);
+    if (pieces == NULL) {
+        return NULL;
+    }
+    Py_ssize_t start = 0;
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if ((marked >> (ch & 63) & 1) && is_among(ch, ekind, edata, ecount)) {
+            if (append_piece(pieces, text, kind, data, start, i + 1) < 0) {
+                Py_DECREF(pieces);
+                return NULL;
+            }
+            start = i + 1;
+        }
+    }
+    if (start < length && append_piece(pieces, text, kind, data, start, length) < 0) {
+        Py_DECREF(pieces);
+        return NULL;
+    }
+    return pieces;
+}
+
 static PyMethodDef normalize_methods[] = {
     {"fold_width", fold_width, METH_O,
      PyDoc_STR("fold_width(text): full-width ASCII forms and the ideographic space to ASCII "
@@ -175,6 +252,9 @@ static PyMethodDef normalize_methods[] = {
      PyDoc_STR("lowered_words(text): word_characters(text).lower().")},
     {"holds_marker_char", holds_marker_char, METH_O,
      PyDoc_STR("holds_marker_char(text): whether text holds ( . 、 ①-⑳ or ❶-❿.")},
+    {"sentences", (PyCFunction)(void (*)(void))sentences, METH_FASTCALL,
+     PyDoc_STR("sentences(text, ends): the pieces of text ending after each of the characters "
+               "of ends, and the rest, but those all white space.")},
     {"holds_decimal", holds_decimal, METH_O,
      PyDoc_STR("holds_decimal(text): whether text holds a decimal digit (\\d).")},
     {NULL, NULL, 0, NULL},

@@ -113,10 +113,11 @@ sums_end(Sums *sums)
 
 /* The attribute names read, interned once (a name made from a C string on every read cost
  * more than the walk of a short quote). */
-enum { POSTINGS, CODES, AT, ITEMS, SIZE, IDF, UNSEEN_IDF, KEYS, WEIGHTS, LENGTHS, NAMES };
+enum { POSTINGS, CODES, AT, ITEMS, SIZE, IDF, UNSEEN_IDF, KEYS, WEIGHTS, LENGTHS, KEY_HASHES,
+       NAMES };
 static const char *const name_texts[NAMES] = {
     "_postings", "codes", "at", "items", "size", "_idf", "_unseen_idf", "_keys", "_weights",
-    "_lengths",
+    "_lengths", "_key_hashes",
 };
 static PyObject *names[NAMES];
 
@@ -501,6 +502,56 @@ done:
     return result;
 }
 
+/* The hashes of an index's keys, kept on the index (`QuoteIndex._key_hashes`: a bytearray of
+ * one Py_hash_t per key, -1, which no hash is, where not yet asked; made here on the first
+ * call): coverage puts the keys of the candidates it reaches in a dict, and a key is a tuple
+ * of a tuple and a str, whose hash Python makes again at every insertion (four tenths of the
+ * walk). A new reference, or NULL with an error set. */
+static PyObject *
+key_hashes(PyObject *self, Py_ssize_t count)
+{
+    PyObject *hashes = PyObject_GetAttr(self, names[KEY_HASHES]);
+    if (hashes == NULL) {
+        return NULL;
+    }
+    if (PyByteArray_CheckExact(hashes)
+        && PyByteArray_GET_SIZE(hashes) == count * (Py_ssize_t)sizeof(Py_hash_t)) {
+        return hashes;
+    }
+    Py_DECREF(hashes);
+    hashes = PyByteArray_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(Py_hash_t));
+    if (hashes == NULL) {
+        return NULL;
+    }
+    memset(PyByteArray_AS_STRING(hashes), 0xff, count * sizeof(Py_hash_t)); /* all -1 */
+    if (PyObject_SetAttr(self, names[KEY_HASHES], hashes) < 0) {
+        Py_DECREF(hashes);
+        return NULL;
+    }
+    return hashes;
+}
+
+/* hash(key), the key of candidate: kept in hashes (`key_hashes`), or asked and kept; -1 with an
+ * error set. */
+static Py_hash_t
+key_hash(PyObject *hashes, Py_ssize_t candidate, PyObject *key)
+{
+    Py_ssize_t size = PyByteArray_GET_SIZE(hashes) / (Py_ssize_t)sizeof(Py_hash_t);
+    if (candidate < size) {
+        Py_hash_t kept;
+        memcpy(&kept, PyByteArray_AS_STRING(hashes) + candidate * sizeof(Py_hash_t), sizeof(kept));
+        if (kept != -1) {
+            return kept;
+        }
+    }
+    Py_hash_t hash = PyObject_Hash(key);
+    /* Kept unless the hash failed or its __hash__ resized the array (read its size again). */
+    if (hash != -1 && candidate < PyByteArray_GET_SIZE(hashes) / (Py_ssize_t)sizeof(Py_hash_t)) {
+        memcpy(PyByteArray_AS_STRING(hashes) + candidate * sizeof(Py_hash_t), &hash, sizeof(hash));
+    }
+    return hash;
+}
+
 /* coverage(index, codes): `_python_coverage` compiled. */
 static PyObject *
 coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -518,7 +569,7 @@ coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         index_release(&index);
         return NULL;
     }
-    PyObject *keys = index.keys, *shares = NULL, *result = NULL;
+    PyObject *keys = index.keys, *shares = NULL, *hashes = NULL, *result = NULL;
     if (walk(&index, &sums, args[1]) < 0) {
         goto done;
     }
@@ -527,7 +578,9 @@ coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         result = Py_BuildValue("(dN)", 0.0, PyDict_New());
         goto done;
     }
-    if ((shares = PyDict_New()) == NULL) {
+    /* Made at its final size (no resizing on the way; a dict's order is its insertion's). */
+    if ((shares = _PyDict_NewPresized(sums.reached_count)) == NULL
+        || (hashes = key_hashes(args[0], index.count)) == NULL) {
         goto done;
     }
     for (Py_ssize_t r = 0; r < sums.reached_count; r++) {
@@ -536,15 +589,21 @@ coverage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             PyErr_SetString(PyExc_IndexError, "list index out of range");
             goto done;
         }
-        PyObject *share = PyFloat_FromDouble(sums.shared[candidate] / total);
-        if (share == NULL || PyDict_SetItem(shares, PyList_GET_ITEM(keys, candidate), share)) {
+        PyObject *key = PyList_GET_ITEM(keys, candidate);
+        Py_INCREF(key);
+        Py_hash_t hash = key_hash(hashes, candidate, key);
+        PyObject *share = hash == -1 ? NULL : PyFloat_FromDouble(sums.shared[candidate] / total);
+        if (share == NULL || _PyDict_SetItem_KnownHash(shares, key, share, hash)) {
+            Py_DECREF(key);
             Py_XDECREF(share);
             goto done;
         }
+        Py_DECREF(key);
         Py_DECREF(share);
     }
     result = Py_BuildValue("(dO)", total, shares);
 done:
+    Py_XDECREF(hashes);
     Py_XDECREF(shares);
     sums_end(&sums);
     index_release(&index);
@@ -674,11 +733,12 @@ rf_view(PyObject *text, Py_ssize_t start, Py_ssize_t end)
     return view;
 }
 
-/* The scorers best_run made for its last quotes, each kept with its quote (the same str object,
- * held, so its code points stay the same) for the next calls: `_best_runs` asks each of a
- * lookup's quote variants of up to eight candidates in turn, and making a scorer (a table of the
- * quote's characters, most of it cleared) cost a third of what its scores cost. */
-#define KEPT_SCORERS 4
+/* The scorers best_run and common_lengths made for their last quotes (an Indel scorer and an
+ * LCSseq one per quote: four quotes' worth), each kept with its scorer and its quote (the same
+ * str object, held, so its code points stay the same) for the next calls: `_best_runs` asks each
+ * of a lookup's quote variants of up to eight candidates in turn, and making a scorer (a table
+ * of the quote's characters, most of it cleared) cost a third of what its scores cost. */
+#define KEPT_SCORERS 8
 typedef struct {
     PyObject *quote; /* NULL: an empty place */
     const RF_Scorer *scorer;
@@ -919,12 +979,12 @@ bisect_at(const long long *at, Py_ssize_t lo, Py_ssize_t count, long long value)
     return lo;
 }
 
-/* `quotes._best_span` compiled: the exact run first (the first place the quote occurs
- * between two sentence bounds scores 1.0), else runs_search. 1 when found exact, 0 when
- * searched, -1 with an error set. */
+/* The first run of sentences equal to the quote (it scores 1.0: the first place the quote
+ * occurs between two sentence bounds), looked for unless the quote is empty or floor is 1.0
+ * or more: 1 when found (in *found), 0 when not, -1 with an error set. */
 static int
-span_search(PyObject *similarity, PyObject *quote, PyObject *text, const long long *at,
-            Py_ssize_t sentences, double floor, long long common, double margin, Found *found)
+exact_span(PyObject *quote, PyObject *text, const long long *at, Py_ssize_t sentences,
+           double floor, Found *found)
 {
     Py_ssize_t size = PyUnicode_GET_LENGTH(quote), text_length = PyUnicode_GET_LENGTH(text);
     if (size && floor < 1.0) {
@@ -947,7 +1007,112 @@ span_search(PyObject *similarity, PyObject *quote, PyObject *text, const long lo
             return -1;
         }
     }
+    return 0;
+}
+
+/* `quotes._python_best_span`'s search given common: the exact run first, else runs_search.
+ * 1 when found exact, 0 when searched, -1 with an error set. */
+static int
+span_search(PyObject *similarity, PyObject *quote, PyObject *text, const long long *at,
+            Py_ssize_t sentences, double floor, long long common, double margin, Found *found)
+{
+    int exact = exact_span(quote, text, at, sentences, floor, found);
+    if (exact != 0) {
+        return exact;
+    }
     return runs_search(similarity, quote, text, at, sentences, floor, common, margin, found);
+}
+
+/* The length of the longest common subsequence of quote and text by lcs (rapidfuzz's
+ * LCSseq.similarity: its C scorer for the quote, kept as common_lengths keeps it; any other
+ * callable is called) in *common; -1 with an error set. */
+static int
+lcs_length(PyObject *lcs, PyObject *quote, PyObject *text, long long *common)
+{
+    uint32_t flags = 0;
+    const RF_Scorer *scorer = rf_scorer_of(
+        lcs, &seen_int, RF_SCORER_FLAG_RESULT_I64 | RF_SCORER_FLAG_RESULT_SIZE_T, &flags);
+    if (scorer == NULL) {
+        PyObject *found = PyObject_CallFunctionObjArgs(lcs, quote, text, NULL);
+        if (found == NULL) {
+            return -1;
+        }
+        *common = PyLong_AsLongLong(found);
+        Py_DECREF(found);
+        return *common == -1 && PyErr_Occurred() ? -1 : 0;
+    }
+    Py_ssize_t size = PyUnicode_GET_LENGTH(quote);
+    if (size == 0) {
+        *common = 0; /* an empty quote shares nothing */
+        return 0;
+    }
+    const RF_ScorerFunc *kept = kept_scorer(scorer, quote, size);
+    if (kept == NULL) {
+        return -1;
+    }
+    RF_String second = rf_view(text, 0, PyUnicode_GET_LENGTH(text));
+    if (flags & RF_SCORER_FLAG_RESULT_SIZE_T) {
+        size_t found = 0;
+        if (!kept->call.sizet(kept, &second, 1, 0, 0, &found)) {
+            return -1;
+        }
+        *common = (long long)found;
+    }
+    else {
+        int64_t found = 0;
+        if (!kept->call.i64(kept, &second, 1, 0, 0, &found)) {
+            return -1;
+        }
+        *common = (long long)found;
+    }
+    return 0;
+}
+
+/* best_span(similarity, lcs, quote, text, bounds, floor, common, margin): `quotes._best_span`
+ * compiled (`_python_best_span`): the exact run first; then, for common < 0, the quote's LCS
+ * with the whole text by lcs where the text has three sentences or more (else the quote's
+ * length); then runs_search. (score, first, last, length). */
+static PyObject *
+best_span(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8 || !PyUnicode_Check(args[2]) || !PyUnicode_Check(args[3])
+        || !PyTuple_CheckExact(args[4])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "best_span(similarity, lcs, quote: str, text: str, bounds: tuple, floor, "
+                        "common, margin)");
+        return NULL;
+    }
+    double floor = PyFloat_AsDouble(args[5]), margin = PyFloat_AsDouble(args[7]);
+    long long common = PyLong_AsLongLong(args[6]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    long long local[64], *at = NULL;
+    Py_ssize_t sentences;
+    if (bounds_read(args[4], local, 64, &at, &sentences) < 0) {
+        return NULL;
+    }
+    PyObject *quote = args[2], *text = args[3];
+    Found found;
+    int done = exact_span(quote, text, at, sentences, floor, &found);
+    if (done == 0 && common < 0) {
+        if (sentences > 2) {
+            done = lcs_length(args[1], quote, text, &common);
+        }
+        else {
+            common = PyUnicode_GET_LENGTH(quote);
+        }
+    }
+    if (done == 0) {
+        done = runs_search(args[0], quote, text, at, sentences, floor, common, margin, &found);
+    }
+    if (at != local) {
+        PyMem_Free(at);
+    }
+    if (done < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("(dnnL)", found.score, found.first, found.last, found.length);
 }
 
 /* best_spans(similarity, variants, indices, texts, bounds, commons, min_score, floor, margin):
@@ -1070,8 +1235,8 @@ failed:
 
 /* common_lengths(similarity, quote, texts): [similarity(quote, text) for text in texts], for
  * rapidfuzz's LCSseq.similarity (or another of its scorers of an integer result), asked through
- * its C scorer built once for the quote; None when similarity has no such scorer (the caller
- * then asks rapidfuzz's process.extract). */
+ * its C scorer built for the quote (or kept from an earlier call: `kept_scorer`); None when
+ * similarity has no such scorer (the caller then asks rapidfuzz's process.extract). */
 static PyObject *
 common_lengths(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1097,28 +1262,31 @@ common_lengths(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (result == NULL) {
         return NULL;
     }
-    RF_Kwargs kwargs = {NULL, NULL};
-    RF_ScorerFunc kept = {NULL, {NULL}, NULL};
-    bool made = false;
-    RF_String first = rf_view(quote, 0, PyUnicode_GET_LENGTH(quote));
-    if (!scorer->kwargs_init(&kwargs, no_kwargs)
-        || !(made = scorer->scorer_func_init(&kept, &kwargs, 1, &first))) {
+    /* The quote's scorer, kept as best_run keeps its own (`kept_scorer`): a quote is compared
+     * with its article, then its variants located, its item passages compared, each asking
+     * for its LCS with some text. An empty quote shares nothing with any text. */
+    Py_ssize_t size = PyUnicode_GET_LENGTH(quote);
+    const RF_ScorerFunc *kept = NULL;
+    if (size > 0 && (kept = kept_scorer(scorer, quote, size)) == NULL) {
         goto failed;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *text = PyList_GET_ITEM(texts, i);
         RF_String second = rf_view(text, 0, PyUnicode_GET_LENGTH(text));
         PyObject *length;
-        if (flags & RF_SCORER_FLAG_RESULT_SIZE_T) {
+        if (kept == NULL) {
+            length = PyLong_FromLong(0);
+        }
+        else if (flags & RF_SCORER_FLAG_RESULT_SIZE_T) {
             size_t found = 0;
-            if (!kept.call.sizet(&kept, &second, 1, 0, 0, &found)) {
+            if (!kept->call.sizet(kept, &second, 1, 0, 0, &found)) {
                 goto failed;
             }
             length = PyLong_FromSize_t(found);
         }
         else {
             int64_t found = 0;
-            if (!kept.call.i64(&kept, &second, 1, 0, 0, &found)) {
+            if (!kept->call.i64(kept, &second, 1, 0, 0, &found)) {
                 goto failed;
             }
             length = PyLong_FromLongLong(found);
@@ -1128,25 +1296,16 @@ common_lengths(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         PyList_SET_ITEM(result, i, length);
     }
-    if (kept.dtor != NULL) {
-        kept.dtor(&kept);
-    }
-    if (kwargs.dtor != NULL) {
-        kwargs.dtor(&kwargs);
-    }
     return result;
 failed:
-    if (made && kept.dtor != NULL) {
-        kept.dtor(&kept);
-    }
-    if (kwargs.dtor != NULL) {
-        kwargs.dtor(&kwargs);
-    }
     Py_DECREF(result);
     return NULL;
 }
 
 static PyMethodDef quote_postings_methods[] = {
+    {"best_span", (PyCFunction)(void (*)(void))best_span, METH_FASTCALL,
+     PyDoc_STR("best_span(similarity, lcs, quote, text, bounds, floor, common, margin): "
+               "quotes._python_best_span compiled.")},
     {"shortlist", (PyCFunction)(void (*)(void))shortlist, METH_FASTCALL,
      PyDoc_STR("shortlist(index, quote, keep, exponent): the `keep` candidates of the "
                "QuoteIndex ranked best by the rare bigrams they share with the quote "
@@ -1165,7 +1324,7 @@ static PyMethodDef quote_postings_methods[] = {
                "(quotes._python_best_spans compiled).")},
     {"common_lengths", (PyCFunction)(void (*)(void))common_lengths, METH_FASTCALL,
      PyDoc_STR("common_lengths(similarity, quote, texts): similarity(quote, text) of each "
-               "text through rapidfuzz's C scorer of similarity built once; None when it has "
+               "text through rapidfuzz's C scorer of similarity for the quote (kept); None when it has "
                "none.")},
     {NULL, NULL, 0, NULL},
 };

@@ -16,6 +16,16 @@ def best_run(
     common: int,
     margin: float,
 ) -> tuple[float, int, int, int]: ...
+def best_span(
+    similarity: Callable[..., float],
+    lcs: Callable[[str, str], int],
+    quote: str,
+    text: str,
+    bounds: tuple[int, ...],
+    floor: float,
+    common: int,
+    margin: float,
+) -> tuple[float, int, int, int]: ...
 def common_lengths(
     similarity: Callable[..., int], quote: str, texts: list[str]
 ) -> list[int] | None: ...

@@ -144,14 +144,78 @@ numeral_kind(Py_UCS4 ch, const uint32_t *marked, int nkind, const void *ndata, P
     return !(ch >= 0x4E00 && ch <= 0x9FFF) && Py_UNICODE_ISDECIMAL(ch);
 }
 
-/* quantity_matches(match, text, numerals: str, openers: str, prefixes: tuple[str, ...]) */
+/* Characters a run of numerals holds besides the decimal digits and the numerals: what \d+
+ * (?:,\d{3})*(?:\.\d+)? reads between digits. */
+static inline int
+is_separator(Py_UCS4 ch)
+{
+    return ch == ',' || ch == '.';
+}
+
+/* What `quantity_matches` needs to know of the pattern at a place: its numerals (marked: their
+ * filter), openers, and the followers (marked too) one of which follows the number of every
+ * match but an opener's, after white space. */
+typedef struct {
+    int kind, nkind, okind, fkind;
+    const void *data, *ndata, *odata, *fdata;
+    Py_ssize_t length, ncount, ocount, fcount;
+    const uint32_t *marked, *following;
+} Scan;
+
+static inline int
+is_follower(const Scan *s, Py_UCS4 ch)
+{
+    return MARKED(s->following, ch) && is_listed(ch, s->fkind, s->fdata, s->fcount);
+}
+
+/* Whether a match may open at place at (past a bound word, or with none): at an opener, or at
+ * a numeral whose run (the decimal digits, numerals and separators from there on) ends where
+ * a follower comes after white space. Every number the pattern reads from a numeral lies in
+ * that run, and what follows it inside the run is a numeral (万 and 亿, which open 万元 and
+ * 亿元, are numerals: the run goes on to the 元 after them), so where this is 0, the pattern
+ * cannot match here (it is not asked). Without followers every numeral may open one. */
+static int
+may_open(const Scan *s, Py_ssize_t at)
+{
+    if (at >= s->length) {
+        return 0;
+    }
+    Py_UCS4 ch = PyUnicode_READ(s->kind, s->data, at);
+    if (is_listed(ch, s->okind, s->odata, s->ocount)) {
+        return 1;
+    }
+    if (!numeral_kind(ch, s->marked, s->nkind, s->ndata, s->ncount)) {
+        return 0;
+    }
+    if (s->fcount == 0) {
+        return 1;
+    }
+    Py_ssize_t j = at + 1;
+    for (; j < s->length; j++) {
+        Py_UCS4 next = PyUnicode_READ(s->kind, s->data, j);
+        if (is_separator(next)) {
+            continue;
+        }
+        if (!numeral_kind(next, s->marked, s->nkind, s->ndata, s->ncount)) {
+            break;
+        }
+    }
+    while (j < s->length && Py_UNICODE_ISSPACE(PyUnicode_READ(s->kind, s->data, j))) {
+        j++;
+    }
+    return j < s->length && is_follower(s, PyUnicode_READ(s->kind, s->data, j));
+}
+
+/* quantity_matches(match, text, numerals: str, openers: str, prefixes: tuple[str, ...],
+ *                  followers: str = "") */
 static PyObject *
 quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5 || !PyUnicode_Check(args[1]) || !PyUnicode_Check(args[2]) ||
-        !PyUnicode_Check(args[3]) || !PyTuple_Check(args[4])) {
+    if ((nargs != 5 && nargs != 6) || !PyUnicode_Check(args[1]) || !PyUnicode_Check(args[2]) ||
+        !PyUnicode_Check(args[3]) || !PyTuple_Check(args[4]) ||
+        (nargs == 6 && !PyUnicode_Check(args[5]))) {
         PyErr_SetString(PyExc_TypeError, "quantity_matches(match, text: str, numerals: str, "
-                                         "openers: str, prefixes: tuple)");
+                                         "openers: str, prefixes: tuple, followers: str = '')");
         return NULL;
     }
     PyObject *match = args[0], *text = args[1], *numerals = args[2], *openers = args[3];
@@ -163,8 +227,20 @@ quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t length = PyUnicode_GET_LENGTH(text), ncount = PyUnicode_GET_LENGTH(numerals);
     Py_ssize_t ocount = PyUnicode_GET_LENGTH(openers), pcount = PyTuple_GET_SIZE(prefixes);
     uint32_t marked[32] = {0}, opening[32] = {0}; /* the numerals; the prefixes' first characters */
+    uint32_t following[32] = {0};                  /* the followers */
     for (Py_ssize_t n = 0; n < ncount; n++) {
         MARK(marked, PyUnicode_READ(nkind, ndata, n));
+    }
+    Scan scan = {kind, nkind, okind, 0, data, ndata, odata, NULL, length, ncount, ocount, 0,
+                 marked, following};
+    if (nargs == 6) {
+        PyObject *followers = args[5];
+        scan.fkind = PyUnicode_KIND(followers);
+        scan.fdata = PyUnicode_DATA(followers);
+        scan.fcount = PyUnicode_GET_LENGTH(followers);
+        for (Py_ssize_t n = 0; n < scan.fcount; n++) {
+            MARK(following, PyUnicode_READ(scan.fkind, scan.fdata, n));
+        }
     }
     for (Py_ssize_t p = 0; p < pcount; p++) {
         PyObject *prefix = PyTuple_GET_ITEM(prefixes, p);
@@ -192,8 +268,9 @@ quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             i++;
             continue;
         }
-        int opens = run || is_listed(ch, okind, odata, ocount);
-        /* Otherwise only a prefix word can open a match here, with a numeral right after it. */
+        /* A match may open here without a bound word (may_open), or else only with a prefix
+         * word, where one may open right after it. */
+        int opens = (run || is_listed(ch, okind, odata, ocount)) && may_open(&scan, i);
         for (Py_ssize_t p = 0; !opens && MARKED(opening, ch) && p < pcount; p++) {
             PyObject *prefix = PyTuple_GET_ITEM(prefixes, p);
             Py_ssize_t size = PyUnicode_GET_LENGTH(prefix), k = 0;
@@ -206,12 +283,18 @@ quantity_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 k++;
             }
             if (k == size) {
+                /* The test of the place past the word, as may_open starts it. */
                 Py_UCS4 next = PyUnicode_READ(kind, data, i + size);
-                opens = numeral_kind(next, marked, nkind, ndata, ncount) ||
-                        is_listed(next, okind, odata, ocount);
+                opens = (numeral_kind(next, marked, nkind, ndata, ncount) ||
+                         is_listed(next, okind, odata, ocount)) &&
+                        may_open(&scan, i + size);
             }
         }
         if (!opens) {
+            /* The pattern would answer None here: as when asked in vain (a numeral whose run
+             * reaches no follower is the place before of the rest of its run). */
+            failed = i;
+            failed_run = run;
             i++;
             continue;
         }

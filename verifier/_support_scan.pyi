@@ -11,6 +11,7 @@ def quantity_matches(
     numerals: str,
     openers: str,
     prefixes: tuple[str, ...],
+    followers: str = ...,
     /,
 ) -> list[re.Match[str]]: ...
 def top_other(shares: dict[Any, float], cited: object, share: float | None, /) -> float | None: ...

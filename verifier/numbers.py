@@ -49,6 +49,12 @@ _PREFIX_BOUNDS = "|".join(sorted((_LOWER | _UPPER) - _SUFFIX_BOUNDS, key=lambda 
 _STARTS = "".join(sorted({word[0] for word in (_LOWER | _UPPER) - _SUFFIX_BOUNDS}))
 _OPENERS = f"{_CN}双半{_STARTS}"  # and the decimal digits (\d)
 _PREFIX_WORDS = tuple(_PREFIX_BOUNDS.split("|"))
+# What follows the number of every match but 双倍 and 半年 (after white space): 分之, a percent
+# or per mille sign, or the first character of a unit. A numeral whose run (of digits, `_CN`
+# numerals, commas and points) ends where none of them follows (第一百二十条, 统一, 一方) opens
+# no match: the compiled scan does not ask the pattern there. 万 and 亿 follow a number only
+# after white space (五 万元); otherwise they are in its run, which goes on to the 元.
+_FOLLOWERS = "分%％‰多万亿元倍周岁个工小星月日天年人名位次户家件票"
 
 # One pass over the text; the alternatives are tried in this order at each position. The
 # lookahead only turns away, cheaply, the positions where none of them can start (most of a
@@ -206,10 +212,13 @@ def _matches(text: str) -> Iterable[re.Match[str]]:
     digit, `_CN`), 双 or 半, or at a bound word written before (`_PREFIX_BOUNDS`) followed by
     one (every alternative after the optional bound word opens with one), but not inside a
     run of digits or of `_CN` numerals whose place before opened none (`\\d+…` and `[_CN]+`
-    read from there whatever they read from here; no bound word opens with a numeral)."""
+    read from there whatever they read from here; no bound word opens with a numeral), nor
+    where the numeral's run reaches none of `_FOLLOWERS`."""
     if _support_scan is None:
         return _QUANTITY.finditer(text)
-    return _support_scan.quantity_matches(_QUANTITY_MATCH, text, _CN, "双半", _PREFIX_WORDS)
+    return _support_scan.quantity_matches(
+        _QUANTITY_MATCH, text, _CN, "双半", _PREFIX_WORDS, _FOLLOWERS
+    )
 
 
 def _same_value(kind: str, first: float, second: float) -> bool:

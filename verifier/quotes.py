@@ -93,6 +93,7 @@ class _Span(NamedTuple):
 _SpanMaker = Callable[[type[_Span], tuple[float, int, int, int]], _Span]
 _new_span: _SpanMaker = tuple.__new__  # type: ignore[assignment]
 _NO_SPAN = _Span(0.0, 0, -1, 0)  # no run: the score a search starts from
+_INDEL, _LCS = Indel.normalized_similarity, LCSseq.similarity  # the run search's scorers
 
 
 def _best_span(
@@ -107,7 +108,25 @@ def _best_span(
     first of the best; only runs scoring above floor count (none: a span of score floor).
     common, when known, is the length of the longest common subsequence of the quote and the
     whole article: no run shares more with the quote."""
-    text, bounds, size = article.text, article.bounds, len(quote)
+    found = _span_walk(
+        similarity, LCSseq.similarity, quote, article.text, article.bounds, floor, common, margin
+    )
+    return _new_span(_Span, found)
+
+
+def _python_best_span(
+    similarity: Callable[..., float],
+    lcs: Callable[[str, str], int],
+    quote: str,
+    text: str,
+    bounds: tuple[int, ...],
+    floor: float,
+    common: int,
+    margin: float,
+) -> tuple[float, int, int, int]:
+    """`_best_span`'s search of the runs of sentences of text (between the bounds) for the
+    quote: (score, first, last, length). common < 0: not known, made by lcs (LCSseq's)."""
+    size = len(quote)
     sentences = len(bounds) - 1
     if size and floor < 1.0:
         # Only a run equal to the quote scores 1.0, and the first of them is the one at the
@@ -118,13 +137,20 @@ def _best_span(
             if bounds[first] == at:
                 after = bisect_left(bounds, at + size, first)
                 if after <= sentences and bounds[after] == at + size:
-                    return _Span(1.0, first, after - 1, size)
+                    return 1.0, first, after - 1, size
             at = text.find(quote, at + 1)
     if common < 0:
         # With three sentences or more, the runs its bound spares cost more than the bound.
-        common = LCSseq.similarity(quote, text) if sentences > 2 else size
-    found = _runs_walk(similarity, quote, text, bounds, floor, common, margin)
-    return _new_span(_Span, found)
+        # Through `_common_lengths` for LCSseq's: called directly, rapidfuzz built the table of
+        # the longer text (most often the article, block by block) and cleared it, four times
+        # the cost.
+        if sentences <= 2:
+            common = size
+        elif lcs is LCSseq.similarity:
+            common = _common_lengths(quote, [text])[0]
+        else:
+            common = lcs(quote, text)
+    return _runs_walk(similarity, quote, text, bounds, floor, common, margin)
 
 
 def _python_best_run(
@@ -260,8 +286,12 @@ _prepare_article = lru_cache(maxsize=16384)(_prepare)
 def _score(variants: Sequence[tuple[str, str]], article: _PreparedArticle) -> Comparison:
     """Score prepared quote variants (raw, normalised) against a prepared article."""
     best_variant, best = variants[0][0], _NO_SPAN
+    text, bounds = article.text, article.bounds
     for raw, normalised in variants:
-        span = _best_span(normalised, article)
+        # `_best_span(normalised, article)`, its search called here (a frame less per variant)
+        span = _new_span(
+            _Span, _span_walk(_INDEL, _LCS, normalised, text, bounds, 0.0, -1, BOUND_MARGIN)
+        )
         if span.score > best.score:
             best_variant, best = raw, span
             if best.score == 1.0:
@@ -353,10 +383,12 @@ def quote_similarity(quote: str, article_text: str, min_score: float = 0.0) -> f
     article = _prepare_article(article_text)
     floor = _floor(min_score)
     best = 0.0
+    text, bounds = article.text, article.bounds
     for _, normalised in _prepare_quote(quote):
-        span = _best_span(normalised, article, floor)
-        if span.score > best:
-            best = span.score
+        # `_best_span(normalised, article, floor).score`, its search called here
+        score = _span_walk(_INDEL, _LCS, normalised, text, bounds, floor, -1, BOUND_MARGIN)[0]
+        if score > best:
+            best = score
             if best == 1.0:
                 break  # no variant scores higher
     return round(best, 4)
@@ -416,6 +448,8 @@ class QuoteIndex(Generic[K]):
                 self._weights[index] += idf
         self._postings = _Postings.build(postings, common)
         self._posting_lists: dict[int, list[int]] = {}
+        # The keys' hashes, made and kept by the compiled coverage walk (_quote_postings.c).
+        self._key_hashes: bytearray | None = None
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -453,6 +487,7 @@ class QuoteIndex(Generic[K]):
         index._idf = _idf_table(len(keys))
         index._runs_made = {}
         index._posting_lists = {}
+        index._key_hashes = None
         return index
 
     def to_plain(self) -> tuple[Any, ...]:
@@ -641,6 +676,9 @@ _runs_walk: Callable[
     [Callable[..., float], str, str, tuple[int, ...], float, int, float],
     tuple[float, int, int, int],
 ] = _python_best_run if _quote_postings is None else _quote_postings.best_run
+_span_walk: Callable[..., tuple[float, int, int, int]] = (
+    _python_best_span if _quote_postings is None else _quote_postings.best_span
+)
 
 
 # An empty place of a _Postings table holds _NO_CODE: no bigram's code (all are below 2**53).

@@ -142,3 +142,59 @@ def test_every_code_point_is_kept_and_tested_as_the_database_says() -> None:
     assert compiled.word_characters(every) == "".join(c for c in every if c.isalnum())
     found = [c for c in every if compiled.holds_decimal(c)]
     assert found == [c for c in every if c.isdecimal()]
+
+
+# Where the sentence split decides: its ends, white space of every kind (what str.strip
+# strips, and what it does not: U+200B), characters sharing an end's low six bits, the
+# clause ends it does not split at, CJK and astral text; and any character at all.
+_ENDS = list(textnorm_quote._SENTENCE_ENDS)
+_SPLIT_DECIDING = st.sampled_from(
+    _ENDS
+    + [" ", "\t", "\r", "\x0b", "\x1c", "\x1f", "\x85", "\xa0", "\u2028", "\u3000", "\u200b"]
+    + [chr(ord(end) ^ 64) for end in _ENDS]
+    + [chr(ord(end) + 64) for end in _ENDS]
+    + ["，", ",", "、", "法", "条", "a", "\U00020000", "（一）"]
+)
+_SPLIT_TEXTS = st.lists(st.one_of(_SPLIT_DECIDING, st.characters()), max_size=40).map("".join)
+
+
+def test_the_sentence_ends_are_the_pattern_s() -> None:
+    """The compiled split is given the characters of the pattern's classes."""
+    ends = textnorm_quote._SENTENCE_ENDS.replace("\n", "\\n")
+    assert textnorm_quote._SENTENCE.pattern == f"[^{ends}]*[{ends}]|[^{ends}]+"
+
+
+@needs_compiled
+def test_the_split_uses_the_compiled_sentences() -> None:
+    assert compiled is not None
+    text = "第一条 为了。\n保护；（一）甲：乙"
+    assert textnorm_quote.split_sentences(text) == ["第一条 为了。", "保护；", "（一）甲：", "乙"]
+    assert compiled.sentences(text, "") == [text]
+    assert compiled.sentences("a,b, ", ",") == ["a,", "b,"]
+    with pytest.raises(TypeError):
+        compiled.sentences(text)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        compiled.sentences(b"text", "。")  # type: ignore[arg-type]
+
+
+@needs_compiled
+@given(_SPLIT_TEXTS)
+def test_the_compiled_split_is_the_pattern_s(text: str) -> None:
+    assert textnorm_quote.split_sentences(text) == textnorm_quote._python_split_sentences(text)
+
+
+@needs_compiled
+def test_the_real_articles_and_answers_split_as_the_pattern_splits_them() -> None:
+    from tests.verifier.test_support_scan import _flzx_texts
+
+    texts = _flzx_texts()
+    assert len(texts) > 5000
+    for text in texts:
+        assert textnorm_quote.split_sentences(text) == textnorm_quote._python_split_sentences(text)
+
+
+def test_without_the_module_the_pattern_splits(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = _textnorm_quote_without_compiled_steps(monkeypatch)
+    assert plain._normalize is None
+    for text in REAL_ARTICLES.values():
+        assert plain.split_sentences(text) == textnorm_quote.split_sentences(text)

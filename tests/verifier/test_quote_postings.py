@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from array import array
 from collections.abc import Iterable
 from datetime import date
 from itertools import accumulate
@@ -61,6 +62,13 @@ def _both_coverages(index: QuoteIndex[Any], grams: Iterable[str]) -> tuple[Any, 
     return found[0], found[1]
 
 
+def _codes(grams: Iterable[str]) -> Any:
+    ordered = sorted(grams)
+    if all(len(gram) == 2 for gram in ordered):
+        return quotes._gram_codes_of(ordered)
+    return list(map(quotes._gram_code, ordered))
+
+
 def _both_runs(quote: str, runs: quotes._Runs, floor: float) -> tuple[Any, Any]:
     """Each path's best run of the runs for the quote, from floor, bounded by their LCS."""
     assert compiled is not None
@@ -78,6 +86,7 @@ def test_the_index_walks_through_the_compiled_module() -> None:
     assert quotes._coverage_walk is compiled.coverage  # type: ignore[union-attr]
     assert quotes._runs_walk is compiled.best_run  # type: ignore[union-attr]
     assert quotes._spans_walk is compiled.best_spans  # type: ignore[union-attr]
+    assert quotes._span_walk is compiled.best_span  # type: ignore[union-attr]
 
 
 def _quotes_without_compiled_walks(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
@@ -101,6 +110,7 @@ def test_without_the_module_python_walks_and_finds_the_same(
     assert plain._coverage_walk is plain._python_coverage
     assert plain._runs_walk is plain._python_best_run
     assert plain._spans_walk is plain._python_best_spans
+    assert plain._span_walk is plain._python_best_span
     python_index = plain.QuoteIndex(REAL_ARTICLES.items())
     index = QuoteIndex(REAL_ARTICLES.items())
     grams = sorted({text[i : i + 2] for text in REAL_ARTICLES.values() for i in range(len(text))})
@@ -296,23 +306,29 @@ def test_a_walk_inside_a_walk_gives_the_same() -> None:
 
 @needs_compiled
 @given(
-    st.lists(_any_width.filter(bool), min_size=1, max_size=7),
+    st.lists(_any_width.filter(bool), min_size=1, max_size=11),
     st.lists(
-        st.tuples(st.integers(0, 6), st.lists(_any_width.filter(bool), max_size=5)), max_size=12
+        st.tuples(st.integers(0, 10), st.booleans(), st.lists(_any_width.filter(bool), max_size=5)),
+        max_size=16,
     ),
 )
 def test_the_kept_scorers_score_each_quote_as_a_fresh_one(
-    quotes_asked: list[str], calls: list[tuple[int, list[str]]]
+    quotes_asked: list[str], calls: list[tuple[int, bool, list[str]]]
 ) -> None:
-    """best_run keeps the scorers of its last four quotes: asked about up to seven quotes in
-    any order (each a distinct str object, as equal texts made apart are), each call finds what
-    the Python search finds with rapidfuzz's function, so no quote is ever scored with another
-    quote's scorer, nor with a scorer evicted before it."""
+    """best_run and common_lengths keep the scorers of their last quotes (eight, an Indel and
+    an LCSseq scorer each): asked about up to eleven quotes in any order, by either (each a
+    distinct str object, as equal texts made apart are), each call finds what the Python
+    search or rapidfuzz's function finds, so no quote is ever scored with another quote's
+    scorer, nor with the other function's, nor with a scorer evicted before it."""
     assert compiled is not None
     made = ["".join(list(quote)) for quote in quotes_asked]  # distinct objects, some equal
-    for which, sentences in calls:
+    for which, runs, sentences in calls:
         quote = made[which % len(made)]
         text = "".join(sentences)
+        if not runs:
+            expected = [LCSseq.similarity(quote, t) for t in (text, *sentences)]
+            assert compiled.common_lengths(LCSseq.similarity, quote, [text, *sentences]) == expected
+            continue
         bounds = tuple([0, *accumulate(map(len, sentences))])
         args = (quote, text, bounds, 0.0, len(quote), quotes.BOUND_MARGIN)
         found = compiled.best_run(Indel.normalized_similarity, *args)
@@ -452,3 +468,128 @@ def test_is_common_is_the_tables_answer(candidates: list[str], grams: list[str])
         place = table.place(quotes._gram_code(gram))
         expected = place >= 0 and table.at[place] == table.at[place + 1]
         assert index.is_common(gram) is expected
+
+
+class _CountedKey:
+    """A key that counts how often it is hashed (and hashes as its text)."""
+
+    hashed = 0
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __hash__(self) -> int:
+        _CountedKey.hashed += 1
+        return hash(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _CountedKey) and other.text == self.text
+
+
+@needs_compiled
+@given(st.lists(_texts, max_size=40), st.lists(_texts, min_size=1, max_size=6))
+def test_the_kept_key_hashes_are_the_keys_hashes(candidates: list[str], recited: list[str]) -> None:
+    """The compiled coverage keeps each key's hash on the index (`_key_hashes`) once asked:
+    covered again and again, its dict is the Python walk's (equal dicts: each key found under
+    the other dict's hash of it), in the same order, and every hash kept is the key's."""
+    assert compiled is not None
+    keys = [((i // 2, None if i % 2 else "之一"), f"第{i}条") for i in range(len(candidates))]
+    index = QuoteIndex(zip(keys, candidates, strict=True))
+    assert index._key_hashes is None
+    for quote in recited * 2:  # the second time, the hashes kept are read
+        grams = {quote[i : i + 2] for i in range(len(quote) - 1)}
+        python_total, python_shares = quotes._python_coverage(index, _codes(grams))
+        total, shares = compiled.coverage(index, _codes(grams))
+        assert (total, list(shares.items())) == (python_total, list(python_shares.items()))
+        assert shares == python_shares and python_shares == shares
+        assert all(shares[key] == share for key, share in python_shares.items())
+    if index._key_hashes is not None:
+        kept = array("q", index._key_hashes)
+        assert len(kept) == len(keys)
+        assert all(h in (-1, hash(key)) for h, key in zip(kept, keys, strict=True))
+
+
+@needs_compiled
+def test_a_key_is_hashed_once_and_an_unhashable_one_fails_as_in_python() -> None:
+    assert compiled is not None
+    texts = list(REAL_ARTICLES.values())
+    index = QuoteIndex((_CountedKey(str(i)), text) for i, text in enumerate(texts))
+    grams = {text[i : i + 2] for text in texts for i in range(len(text) - 1)}
+    _CountedKey.hashed = 0
+    first = compiled.coverage(index, _codes(grams))
+    assert _CountedKey.hashed == len(first[1]) == len(texts)
+    assert compiled.coverage(index, _codes(grams)) == first
+    assert _CountedKey.hashed == len(texts)  # not hashed again
+    index._key_hashes = bytearray(3)  # not one hash per key: made again
+    assert compiled.coverage(index, _codes(grams)) == first
+    assert len(index._key_hashes) == 8 * len(texts)
+    unhashable = QuoteIndex([([1], texts[0])])
+    with pytest.raises(TypeError, match="unhashable"):
+        quotes._python_coverage(unhashable, _codes(grams))
+    with pytest.raises(TypeError, match="unhashable"):
+        compiled.coverage(unhashable, _codes(grams))
+
+
+def _lcs_from_python(first: str, second: str) -> int:
+    """LCSseq.similarity called as any Python function is (no scorer interface)."""
+    return LCSseq.similarity(first, second)
+
+
+@needs_compiled
+@given(
+    _any_width,
+    st.lists(_any_width, max_size=7),
+    st.sampled_from([0.0, 0.3, 0.599, 0.999, 1.0]),
+    st.sampled_from([-1, 0, 3, 1000]),
+    st.booleans(),
+)
+def test_the_compiled_span_search_is_the_python_one(
+    quote: str, sentences: list[str], floor: float, common: int, embed: bool
+) -> None:
+    """best_span (the exact run, the LCS bound made when not given, the run search) finds what
+    `_python_best_span` finds, with rapidfuzz's LCSseq scorer or any other function of two
+    texts for the bound, over quotes and sentences of every kind of str; a quote that is a run
+    of the sentences is found at its first place."""
+    assert compiled is not None
+    if embed and sentences:
+        sentences = [*sentences, quote, *sentences]
+    text = "".join(sentences)
+    bounds = tuple([0, *accumulate(map(len, sentences))])
+    for lcs in (LCSseq.similarity, _lcs_from_python):
+        args = (Indel.normalized_similarity, lcs, quote, text, bounds, floor, common, 1e-9)
+        found = _outcome(compiled.best_span, *args)
+        assert found == _outcome(quotes._python_best_span, *args)
+        runs = quotes._Runs(text, bounds)
+        assert _outcome(quotes._best_span, quote, runs, floor, common) == found
+
+
+def _outcome(search: Any, *args: Any) -> Any:
+    """What a search gives, or the type of what it raises (an empty run of an empty quote
+    divides by zero in both)."""
+    try:
+        return tuple(search(*args))
+    except ZeroDivisionError as error:
+        return type(error)
+
+
+@needs_compiled
+def test_the_compiled_span_search_refuses_what_it_cannot_search() -> None:
+    assert compiled is not None
+    args: tuple[Any, ...] = (
+        Indel.normalized_similarity, LCSseq.similarity, "规定", "规定", (0, 2), 0.0, -1, 1e-9
+    )  # fmt: skip
+    assert compiled.best_span(*args) == (1.0, 0, 0, 2)
+    with pytest.raises(TypeError):
+        compiled.best_span(*args[:7])
+    with pytest.raises(TypeError):
+        compiled.best_span(*args[:2], b"q", *args[3:])  # type: ignore[arg-type, call-arg]
+    with pytest.raises(TypeError):
+        compiled.best_span(*args[:4], [0, 2], *args[5:])  # type: ignore[arg-type, call-arg]
+    with pytest.raises(ValueError, match="boom"):
+        compiled.best_span(
+            args[0], _raising, "甲乙", "甲。乙。丙。丁。", (0, 2, 4, 6, 8), 0.0, -1, 1e-9
+        )
+
+
+def _raising(first: str, second: str) -> int:
+    raise ValueError("boom")

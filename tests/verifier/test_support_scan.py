@@ -26,7 +26,12 @@ needs_compiled = pytest.mark.skipif(compiled is None, reason="built without a C 
 # decimal (², ½, Ⅻ), characters sharing an opener's low ten bits (U+4E00 ^ 1024 …), astral.
 _STOCK_CHARACTERS = sorted({c for phrase in support.STOCK_PHRASES for c in phrase})
 _NUMBER_CHARACTERS = sorted(
-    set(numbers._OPENERS + "分之%％‰倍元万亿周岁个月日天年小时人名位次户家件票以上下内满第至到-～")
+    set(
+        numbers._OPENERS
+        + numbers._FOLLOWERS
+        + "分之%％‰多倍元万亿周岁个工作月日天年小时星期人名位次户家件票以上下内满第至到-～"
+        + "条款项方致"
+    )
 )
 _DECIDING = st.sampled_from(
     _STOCK_CHARACTERS
@@ -138,6 +143,23 @@ def test_content_bigrams_table(text: str, grams: set[str]) -> None:
         ("双三倍", ["三倍"]),  # 双 opens in vain; 三 after it still opens
         ("12,34元", ["34元"]),  # digits after a comma: another run
         ("123a45日", ["45日"]),
+        # A numeral's run must reach a follower (a unit, 分, %), else the pattern is not asked.
+        ("统一规定，一方", []),
+        ("依照第一百二十条第三款", []),
+        ("五万元", ["五万元"]),  # 万 in the run, 元 after it
+        ("一亿", []),  # 亿 in the run, no 元 after it
+        ("五 万元，六\n亿元", ["五 万元", "六\n亿元"]),  # 万 and 亿 after white space
+        ("1,000.5 元", ["1,000.5 元"]),  # separators in the run, white space before the unit
+        ("三\u3000个月", ["三\u3000个月"]),  # any white space (\s)
+        ("3,a元", []),
+        ("十 条", []),
+        ("两票多人", ["两票"]),
+        ("三倍五星期", ["三倍", "五星期"]),
+        ("百分之五十", ["百分之五十"]),
+        ("不低于百分之五", ["不低于百分之五"]),  # after a bound word, 百 reaches 分
+        ("未满半年", ["未满半年"]),  # an opener after a bound word
+        ("不满一", []),  # a bound word whose numeral reaches nothing
+        ("一", []),
     ],
 )
 def test_quantity_matches_table(text: str, surfaces: list[str]) -> None:
@@ -156,6 +178,24 @@ def test_the_compiled_scans_refuse_what_they_cannot_scan() -> None:
         compiled.quantity_matches(numbers._QUANTITY.match, b"1", "", "", ())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="empty"):
         compiled.quantity_matches(re.compile(r"(?=\d)").match, "1", "", "", ())
+    with pytest.raises(TypeError):
+        compiled.quantity_matches(numbers._QUANTITY.match, "1", "", "", (), 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        compiled.quantity_matches(numbers._QUANTITY.match, "1", "", "", (), "", "")  # type: ignore[call-arg]
+
+
+@needs_compiled
+def test_without_followers_every_numeral_is_asked() -> None:
+    """The followers only spare the pattern: with none given, each numeral is asked (the
+    pattern \\d+ answers at 1 even with no unit after it)."""
+    assert compiled is not None
+    match = re.compile(r"\d+").match
+    assert [m.group() for m in compiled.quantity_matches(match, "a12 3", "", "", ())] == ["12", "3"]
+    assert [m.group() for m in compiled.quantity_matches(match, "a12 3", "", "", (), "")] == [
+        "12",
+        "3",
+    ]
+    assert [m.group() for m in compiled.quantity_matches(match, "a12 3x", "", "", (), "x")] == ["3"]
 
 
 def test_the_python_fallbacks_are_taken_without_the_module(
