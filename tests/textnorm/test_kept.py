@@ -10,12 +10,13 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from re import _compiler, _parser  # type: ignore[attr-defined]  # CPython internals
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from extractor.candidates import CANDIDATE_RE
+from extractor.candidates import CANDIDATE_RE, _scan_pattern
 from textnorm import kept
 from textnorm.kept import kept_pattern
 
@@ -63,6 +64,21 @@ def test_a_broken_or_foreign_file_is_replaced(kept_dir: Path) -> None:
         pattern = kept_pattern(PATTERN)
         assert _matches(pattern, TEXTS[0]) == _matches(re.compile(PATTERN), TEXTS[0])
         assert path.read_bytes() != junk
+
+
+def test_a_kept_program_is_read_back_with_its_equal_numbers_shared(kept_dir: Path) -> None:
+    """The pre-scan's program (32,000 numbers, some 300 distinct) read back from its file is
+    re's program, each distinct number one object (marshal wrote the others as references)."""
+    pattern = _scan_pattern(title_tails=False, divisions=False)
+    expected = [int(op) for op in _compiler._code(_parser.parse(pattern, 0), 0)]
+    kept_pattern(pattern)
+    (path,) = kept_dir.glob("lexgate-regex-*.marshal")
+    program = kept._read(path)
+    assert program[1] == expected
+    assert len({id(number) for number in program[1]}) == len(set(expected)) < len(expected) / 50
+    fresh = re.compile(pattern)
+    for text in (*TEXTS, "根据《中华人民共和国民法典》第一编第五百七十七条、本法第3条"):
+        assert _matches(kept_pattern(pattern), text) == _matches(fresh, text)
 
 
 @given(
