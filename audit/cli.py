@@ -6,7 +6,6 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
-from zoneinfo import ZoneInfo
 
 import typer
 
@@ -131,6 +130,8 @@ def _trace_json(found: Trace) -> dict[str, Any]:
 
 
 def _print_trace(found: Trace, timezone: str) -> None:
+    from zoneinfo import ZoneInfo  # here: every command's start-up imports this module
+
     from audit.pack import utc_text
 
     entry = found.entry

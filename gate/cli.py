@@ -11,7 +11,7 @@ import typer
 
 from verifier.cli import AnswerFile, AsOf, Jobs, PrintJson, RepositoryLoader, TodayLoader
 from verifier.errors import InputError
-from verifier.inputs import parse_as_of, read_input
+from verifier.inputs import as_of_or_today, read_input
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -126,7 +126,7 @@ def register(
 
         policy = Policy(strict=strict)
         try:
-            default_as_of = parse_as_of(as_of, today_loader())
+            default_as_of = as_of_or_today(as_of, today_loader)
             text = read_input(file)
             repo = repository_loader()
             if jsonl:

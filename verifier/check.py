@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from weakref import WeakKeyDictionary
-from zoneinfo import ZoneInfo
 
 from extractor import Citation, extract
 from legaldb import StatuteRepository
@@ -42,6 +41,9 @@ _HELD: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple, _Held]] = WeakKey
 
 def today(timezone: str) -> date:
     """Today's date in the given timezone (the deployment's LEXGATE_TIMEZONE, passed in)."""
+    # imported here: zoneinfo brings sysconfig's tables, which a check given --as-of never needs
+    from zoneinfo import ZoneInfo
+
     return datetime.now(ZoneInfo(timezone)).date()
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 import typer
 
 from verifier.errors import InputError
-from verifier.inputs import parse_as_of, read_input
+from verifier.inputs import as_of_or_today, read_input
 
 if TYPE_CHECKING:
     from legaldb import StatuteRepository
@@ -156,7 +156,7 @@ def register(
         from verifier.check import check
 
         try:
-            default_as_of = parse_as_of(as_of, today_loader())
+            default_as_of = as_of_or_today(as_of, today_loader)
             text = read_input(file)
             repo = repository_loader()
             if jsonl:

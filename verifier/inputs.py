@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,12 @@ def parse_as_of(value: object, default: date) -> date:
         return date.fromisoformat(str(value))
     except ValueError:
         raise InputError(f"as_of: not a valid date (YYYY-MM-DD): {value!r}") from None
+
+
+def as_of_or_today(value: object, today: Callable[[], date]) -> date:
+    """parse_as_of(value, today()), today() asked only when value is None: a date given
+    (`--as-of`) needs neither the time zone's module nor its file."""
+    return today() if value is None else parse_as_of(value, date.min)
 
 
 def read_input(path: str) -> str:
