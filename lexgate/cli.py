@@ -7,14 +7,15 @@ Every command's module is imported for `--help`, but the libraries behind a comm
 
 from __future__ import annotations
 
-# First, so that the imports below come after: the collector is off (legaldb.collector), run
-# as the `lexgate` command, until the command is known: for `check` and `gate` until their
-# statutes are loaded and frozen (tune_collector), for every other command until it is built
-# (LazyCommands), what the start-up made frozen then (its collections found nothing: 29 M
-# instructions of a one-answer check); imported otherwise, it walks the young objects every 10,000 allocations
-# rather than 700 (the default thresholds cost 3% of a one-answer check in collections). And
-# the dataclasses of typer and of the models the commands import get their methods from code
-# compiled once per machine (writing and parsing it was a sixth of a one-answer check).
+# First, so that the imports below come after:
+# - Run as the `lexgate` command, the cyclic collector is off through the start-up (its imports
+#   and the statute snapshot make objects that live as long as the process, so its collections
+#   found nothing: 29 M instructions of a one-answer check). It is on again, what the start-up
+#   made frozen, once `check` or `gate` has loaded its statutes (tune_collector) or any other
+#   command is built (LazyCommands). Imported otherwise (tests, web workers), it is on, walking
+#   the young objects every 10,000 allocations rather than 700 (legaldb.collector).
+# - The dataclasses of typer and of the models the commands import get their methods from code
+#   compiled once per machine (writing and parsing it was a sixth of a one-answer check).
 # ruff: noqa: E402
 import sys
 
