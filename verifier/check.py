@@ -13,6 +13,7 @@ from legaldb import StatuteRepository
 from legaldb.models import LawInfo, VersionInfo
 from verifier.classify import Classification, classify
 from verifier.content import NO_QUOTE, check_numbers, check_quote
+from verifier.errors import InputError
 from verifier.lexicon import lexicon_of
 from verifier.memo import recall
 from verifier.models import (
@@ -42,9 +43,16 @@ _HELD: WeakKeyDictionary[StatuteRepository, OrderedDict[tuple, _Held]] = WeakKey
 def today(timezone: str) -> date:
     """Today's date in the given timezone (the deployment's LEXGATE_TIMEZONE, passed in)."""
     # imported here: zoneinfo brings sysconfig's tables, which a check given --as-of never needs
-    from zoneinfo import ZoneInfo
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-    return datetime.now(ZoneInfo(timezone)).date()
+    try:
+        zone = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):  # ValueError: not a key at all ("../x", "")
+        raise InputError(
+            f"timezone: no time zone named {timezone!r} (LEXGATE_TIMEZONE takes an IANA name "
+            "such as Asia/Shanghai)"
+        ) from None
+    return datetime.now(zone).date()
 
 
 def check(text: str, repo: StatuteRepository, as_of: date) -> CheckResult:

@@ -39,3 +39,17 @@ def test_a_bad_date_is_an_input_error_without_asking_today(given: str) -> None:
 
     with pytest.raises(InputError, match="as_of: not a valid date"):
         as_of_or_today(given, today)
+
+
+@pytest.mark.parametrize("zone", ["Nowhere/Bad", "Asia/Shanghaii", "../etc/passwd", ""])
+def test_an_unknown_time_zone_is_an_input_error_naming_it(zone: str) -> None:
+    from verifier.check import today
+
+    with pytest.raises(InputError, match="timezone: no time zone named"):
+        today(zone)
+
+
+def test_a_known_time_zone_gives_its_date() -> None:
+    from verifier.check import today
+
+    assert isinstance(today("Asia/Shanghai"), date)
